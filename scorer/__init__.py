@@ -1,0 +1,77 @@
+"""scorer — the Schreiber's companion for Binokel.
+
+``create_app`` builds the Flask app; nothing runs at import.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, request
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+from .config import Config, from_environment
+from .extensions import babel, csrf, db, htmx, migrate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def select_locale() -> str:
+    """The language: ?lang= once, then the remembered cookie, else German."""
+    from flask import current_app
+
+    languages = current_app.config["LANGUAGES"]
+    chosen = request.args.get("lang") or request.cookies.get("lang")
+    if chosen in languages:
+        return str(chosen)
+    return str(current_app.config["BABEL_DEFAULT_LOCALE"])
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL keeps readers off the writer's back and survives a killed process;
+    # foreign keys are off in SQLite unless asked for.
+    module = type(dbapi_connection).__module__
+    if not module.startswith("sqlite3"):
+        return
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """The app, configured from ``Config``, the environment, then ``config``."""
+    app = Flask(
+        __name__,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+        instance_relative_config=True,
+    )
+    app.config.from_object(Config)
+    app.config.update(from_environment(app.instance_path))
+    if config:
+        app.config.update(config)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
+    csrf.init_app(app)
+    htmx.init_app(app)
+    babel.init_app(
+        app,
+        locale_selector=select_locale,
+        default_translation_directories=str(Path(__file__).parent / "translations"),
+    )
+    if not event.contains(Engine, "connect", _sqlite_pragmas):
+        event.listen(Engine, "connect", _sqlite_pragmas)
+
+    from . import web
+    from .views import hands, main, matches, melds, sessions, sheets
+
+    web.init_app(app)
+    for module in (main, matches, hands, melds, sheets, sessions):
+        app.register_blueprint(module.bp)
+    return app

@@ -1,0 +1,412 @@
+"""WTForms for the score sheet.  Fields parse into rules types; no database writes.
+
+Every form is a ``FlaskForm`` (CSRF).  A ``RulesError`` found while parsing
+becomes a form error in the user's language, never a 500.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    Field,
+    FieldList,
+    Form,
+    FormField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+)
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+
+from .rules import (
+    PRESETS,
+    SPECIAL_GAMES,
+    RulesError,
+    Ruleset,
+    hand_size,
+)
+from .services import HandInput, clean_name
+from .web import rules_message
+
+MAX_POINTS = 10_000
+
+# -- the house rules: one row per Ruleset option, with its one-line explanation ----
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """A ruleset option as the setup form and the rules page show it."""
+
+    name: str
+    kind: str  # "int", "optional_int", "bool", "choice"
+    label: Any
+    help: Any
+    choices: tuple[tuple[str, Any], ...] = ()
+    group: str = "melds"
+
+
+BONUS_HELP = _l("'per_player N' (N × players dealt in), 'flat N', 'half_bid' or 'none'")
+
+RULE_OPTIONS: tuple[RuleOption, ...] = (
+    RuleOption("sevens", "bool", _l("Play with sevens"), _l("48 cards: the trump seven (Diss) is a meld"), group="cards"),
+    RuleOption("last_trick", "int", _l("Last trick"), _l("points for the last trick (a hand has 240 + this)"), group="cards"),
+    RuleOption("min_bid", "int", _l("Minimum bid"), _l("the lowest bid; if everybody passes, Vorhand plays it"), group="bidding"),
+    RuleOption("bid_step", "int", _l("Bid step"), _l("bids go up in steps of this"), group="bidding"),
+    RuleOption("pair", "int", _l("Pair"), _l("König + Ober of a suit")),
+    RuleOption("trump_pair", "int", _l("Trump pair"), _l("König + Ober of trump")),
+    RuleOption("family", "optional_int", _l("Family"), _l("Daus, Zehn, König, Ober, Unter of a suit; empty: no meld")),
+    RuleOption("trump_family", "int", _l("Trump family"), _l("the family in trump")),
+    RuleOption("double_family", "optional_int", _l("Double family"), _l("both families of a suit; empty: counts as two families")),
+    RuleOption("binokel", "int", _l("Binokel"), _l("Grün-Ober + Schellen-Unter")),
+    RuleOption("double_binokel", "optional_int", _l("Double Binokel"), _l("both Grün-Ober and both Schellen-Unter; empty: two Binokel")),
+    RuleOption("four_aces", "int", _l("Four aces"), _l("one Daus of every suit")),
+    RuleOption("four_tens", "optional_int", _l("Four tens"), _l("one Zehn of every suit; empty: no meld")),
+    RuleOption("four_kings", "int", _l("Four kings"), _l("one König of every suit")),
+    RuleOption("four_obers", "int", _l("Four Ober"), _l("one Ober of every suit")),
+    RuleOption("four_unters", "int", _l("Four Unter"), _l("one Unter of every suit")),
+    RuleOption("eight_of_a_kind", "optional_int", _l("Eight of a kind (Achterle)"), _l("both cards of a rank in every suit; empty: two fours")),
+    RuleOption("diss", "int", _l("Diss"), _l("per trump seven (only with sevens)")),
+    RuleOption("failed_multiplier", "int", _l("Failed: multiplier"), _l("a failed declarer pays this × the bid …"), group="failing"),
+    RuleOption("failed_extra", "int", _l("Failed: extra"), _l("… plus this (1 and 100 give −(bid + 100))"), group="failing"),
+    RuleOption("failed_bonus", "choice", _l("Failed: bonus to opponents"), BONUS_HELP, group="failing"),
+    RuleOption("going_off_bonus", "choice", _l("Going off: bonus to opponents"), BONUS_HELP, group="failing"),
+    RuleOption("unreachable_bid_doubles", "bool", _l("Unreachable bid doubles"), _l("going off with a bid above melds + 250 costs twice the bid"), group="failing"),
+    RuleOption("round_tricks", "bool", _l("Round trick points"), _l("credit trick points rounded to 10 (made or failed still on exact points)"), group="failing"),
+    RuleOption("durch", "optional_int", _l("Durch"), _l("take every trick; empty: not played"), group="specials"),
+    RuleOption("durch_open", "optional_int", _l("Durch open"), _l("laid open"), group="specials"),
+    RuleOption("durch_hand", "optional_int", _l("Durch from the hand"), _l("laid open without looking at the Dabb"), group="specials"),
+    RuleOption("bettel", "optional_int", _l("Bettel"), _l("take no trick; empty: not played"), group="specials"),
+    RuleOption("bettel_open", "optional_int", _l("Bettel open"), _l("laid open"), group="specials"),
+    RuleOption("bettel_hand", "optional_int", _l("Bettel from the hand"), _l("laid open without looking at the Dabb"), group="specials"),
+    RuleOption("special_failed_multiplier", "int", _l("Special game lost: multiplier"), _l("a lost Durch or Bettel costs this × its value"), group="specials"),
+    RuleOption("special_tally", "choice", _l("Special games score"), _l("points, or a star instead of points"), choices=(("points", _l("points")), ("stars", _l("stars"))), group="specials"),
+    RuleOption("dealer_sits_out", "bool", _l("Dealer sits out"), _l("four or five at the table, three play; the dealer scores nothing"), group="end"),
+    RuleOption("end", "choice", _l("End of the match"), _l("when the match is over"), choices=(
+        ("with_game", _l("with a won game once someone has the target")),
+        ("after_any_hand_but_going_off", _l("after any hand but a going off")),
+        ("after_any_hand", _l("after any hand")),
+        ("deals", _l("after a fixed number of deals")),
+        ("at_once", _l("at once, even in the middle of a hand")),
+    ), group="end"),
+    RuleOption("target", "int", _l("Target"), _l("points to reach"), group="end"),
+    RuleOption("deals", "int", _l("Number of deals"), _l("with a fixed number of deals: a multiple of the players"), group="end"),
+)
+
+RULE_GROUPS: tuple[tuple[str, Any], ...] = (
+    ("cards", _l("Cards")),
+    ("bidding", _l("Bidding")),
+    ("melds", _l("Melds")),
+    ("failing", _l("Failing and going off")),
+    ("specials", _l("Special games")),
+    ("end", _l("Table and end")),
+)
+
+BONUS_CHOICES: tuple[tuple[str, Any], ...] = (
+    ("none", _l("none")),
+    ("per_player 10", _l("10 per player dealt in")),
+    ("flat 30", _l("30 each")),
+    ("flat 50", _l("50 each")),
+    ("half_bid", _l("half the bid")),
+)
+
+PRESET_LABELS: dict[str, Any] = {
+    "standard": _l("Standard (3 players, 40 cards, to 1000)"),
+    "kreuzbinokel": _l("Kreuzbinokel (4 players, two teams)"),
+    "sechser": _l("Sechser (6 players, three teams, with sevens)"),
+    "turnier": _l("Tournament (3 players, 12 deals, tricks rounded)"),
+    "vier_mit_aussetzer": _l("Four with dealer sitting out (12 deals)"),
+    "zweier": _l("Two players (double deck, open play)"),
+    "schweizer": _l("Schweizer (two players, 32 cards)"),
+}
+
+STAKE_BASES: tuple[tuple[str, Any], ...] = (
+    ("full", _l("per full 100 points")),
+    ("started", _l("per started 100 points")),
+    ("exact", _l("exactly per 100 points")),
+    ("per_game", _l("a fixed amount per lost match")),
+)
+
+
+def rule_value(ruleset: Ruleset, name: str) -> Any:
+    """An option's value, with the special games read from ``special_values``."""
+    if name in SPECIAL_GAMES:
+        return ruleset.special_value(name)
+    return getattr(ruleset, name)
+
+
+def _euros_to_cents(text: str | None) -> int:
+    if not text or not text.strip():
+        return 0
+    cleaned = text.strip().replace("€", "").replace(" ", "").replace(",", ".")
+    try:
+        value = round(float(cleaned) * 100)
+    except ValueError:
+        raise ValidationError(_l("Enter an amount like 0,10")) from None
+    if not 0 <= value <= 100_000:
+        raise ValidationError(_l("Enter an amount between 0 and 1000 €"))
+    return value
+
+
+class NewMatchForm(FlaskForm):
+    """Players in seat order, a preset, house rules, stakes."""
+
+    title = StringField(_l("Table"), [Optional(), Length(max=80)])
+    players = FieldList(StringField(_l("Player"), [Optional(), Length(max=40)]), min_entries=3, max_entries=8)
+    preset = SelectField(_l("Rules"), choices=[(k, PRESET_LABELS[k]) for k in PRESETS], default="standard")
+    teams = BooleanField(_l("Play in teams of two (partners opposite)"))
+    team_of = FieldList(
+        SelectField(_l("Team"), choices=[("0", "A"), ("1", "B"), ("2", "C"), ("3", "D")], validate_choice=False),
+        max_entries=8,
+    )
+    first_dealer = SelectField(_l("First dealer (Geber)"), choices=[(str(i), str(i + 1)) for i in range(8)], default="0")
+    stake = StringField(_l("Stake (€)"), [Optional(), Length(max=10)])
+    stake_basis = SelectField(_l("Stake per"), choices=STAKE_BASES, default="full")
+    action = HiddenField()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rule_fields: dict[str, Field] = {}
+
+    def player_names(self) -> list[str]:
+        return [clean_name(f.data or "") for f in self.players if (f.data or "").strip()]
+
+    def stake_cents(self) -> int:
+        return _euros_to_cents(self.stake.data)
+
+    def validate_stake(self, field: Field) -> None:
+        _euros_to_cents(field.data)
+
+    def validate_players(self, field: Field) -> None:
+        names = self.player_names()
+        if len(names) < 2:
+            raise ValidationError(_l("Enter at least two players."))
+        lowered = [n.lower() for n in names]
+        if len(set(lowered)) != len(lowered):
+            raise ValidationError(_l("Every player needs a different name."))
+
+
+def build_rule_fields(form: NewMatchForm, base: Ruleset, data: Any) -> None:
+    """Attach one field per house rule to ``form``, prefilled from ``base``.
+
+    ``data`` is the posted form (or None): posted values win unless the user
+    asked to apply the preset again.
+    """
+    from wtforms.form import BaseForm
+
+    unbound: list[tuple[str, Field]] = []
+    for option in RULE_OPTIONS:
+        default = rule_value(base, option.name)
+        if option.kind == "bool":
+            f: Any = BooleanField(option.label, default=default, description=option.help)
+        elif option.kind == "choice":
+            choices = list(option.choices or BONUS_CHOICES)
+            if default not in [c[0] for c in choices]:
+                choices.append((default, default))
+            f = SelectField(option.label, choices=choices, default=default, description=option.help)
+        elif option.kind == "optional_int":
+            f = IntegerField(option.label, [Optional(), NumberRange(0, MAX_POINTS)], default=default,
+                             description=option.help)
+        else:
+            f = IntegerField(option.label, [InputRequired(), NumberRange(0, MAX_POINTS)],
+                             default=default, description=option.help)
+        unbound.append((option.name, f))
+    sub = BaseForm(unbound, prefix="rule-")
+    sub.process(data)
+    form.rule_fields = dict(sub._fields)
+    form.rule_form = sub  # type: ignore[attr-defined]
+
+
+def ruleset_from_form(form: NewMatchForm) -> Ruleset:
+    """The ruleset the setup form describes; RulesError when it is not playable."""
+    base = PRESETS.get(form.preset.data or "standard", PRESETS["standard"])
+    names = form.player_names()
+    changes: dict[str, Any] = {"players": len(names)}
+    specials: dict[str, int | None] = {}
+    for option in RULE_OPTIONS:
+        value = form.rule_fields[option.name].data
+        if option.kind == "bool":
+            value = bool(value)
+        if option.name in SPECIAL_GAMES:
+            specials[option.name] = value
+        else:
+            changes[option.name] = value
+    changes["special_values"] = tuple(specials.items())
+    changes["team_size"] = 2 if form.teams.data else 1
+    ruleset = base.replace(**changes)
+    if not ruleset.open_play or ruleset.deck == "piquet":
+        hand_size(ruleset, len(names) - (1 if ruleset.dealer_sits_out else 0))
+    if ruleset.end == "deals" and ruleset.deals % len(names):
+        raise RulesError(
+            "the number of deals ({deals}) must be a multiple of the players ({players})",
+            deals=ruleset.deals,
+            players=len(names),
+        )
+    return ruleset
+
+
+def rules_field_errors(form: FlaskForm) -> bool:
+    """Validate the attached house-rule fields; True when they are fine."""
+    sub = getattr(form, "rule_form", None)
+    return True if sub is None else bool(sub.validate())
+
+
+# -- a hand -----------------------------------------------------------------
+
+
+class PartyForm(Form):
+    """One party's line: melds, trick points, 'took no trick'."""
+
+    melds = IntegerField(_l("Melds"), [Optional(), NumberRange(0, MAX_POINTS)])
+    meld_names = HiddenField()
+    tricks = IntegerField(_l("Tricks"), [Optional(), NumberRange(0, 1000)])
+    no_trick = BooleanField(_l("took no trick"))
+
+
+OUTCOMES: tuple[tuple[str, Any], ...] = (
+    ("played", _l("played")),
+    ("gone_off", _l("gone off (abgegangen)")),
+    ("forfeit", _l("forfeit (fault)")),
+    ("durch", _l("Durch")),
+    ("durch_open", _l("Durch open")),
+    ("durch_hand", _l("Durch from the hand")),
+    ("bettel", _l("Bettel")),
+    ("bettel_open", _l("Bettel open")),
+    ("bettel_hand", _l("Bettel from the hand")),
+)
+
+TRUMPS: tuple[tuple[str, Any], ...] = (
+    ("E", _l("Eichel")),
+    ("G", _l("Grün")),
+    ("H", _l("Herz")),
+    ("S", _l("Schellen")),
+)
+
+
+class HandForm(FlaskForm):
+    """A hand: declarer, bid, trump, outcome first; then what the outcome needs."""
+
+    declarer = SelectField(_l("Declarer (Spielmacher)"), choices=[], validate_choice=False)
+    bid = IntegerField(_l("Bid (Reizwert)"), [Optional(), NumberRange(0, MAX_POINTS)])
+    trump = RadioField(_l("Trump"), choices=TRUMPS, validate_choice=False)
+    outcome = RadioField(_l("Outcome"), choices=OUTCOMES, default="played", validate_choice=False)
+    won = RadioField(_l("Result"), choices=[("1", _l("won")), ("0", _l("lost"))], validate_choice=False)
+    parties = FieldList(FormField(PartyForm), min_entries=2, max_entries=8)
+    version = HiddenField()
+    idempotency_key = HiddenField()
+
+    def setup(self, ruleset: Ruleset, names: list[str], *, has_data: bool) -> None:
+        """Fit the form to the match: one line per party, the outcomes this table plays."""
+        self.declarer.choices = [("", "—")] + [(str(i), n) for i, n in enumerate(names)]
+        outcomes = [
+            (value, label)
+            for value, label in OUTCOMES
+            if value not in SPECIAL_GAMES or ruleset.special_value(value) is not None
+        ]
+        self.outcome.choices = outcomes
+        if not has_data:
+            while len(self.parties) < len(names):
+                self.parties.append_entry()
+        self.party_names = names
+
+    def to_input(self, parties: int) -> HandInput:
+        """The entered hand as plain values (ValueError-free: fields are validated)."""
+        declarer = self.declarer.data
+        lines = list(self.parties)[:parties]
+        while len(lines) < parties:
+            lines.append(None)  # type: ignore[arg-type]
+        melds = [(line.form.melds.data or 0) if line else 0 for line in lines]
+        tricks = [line.form.tricks.data if line else None for line in lines]
+        took: list[bool | None] = [
+            (False if line.form.no_trick.data else None) if line else None for line in lines
+        ]
+        names = [_meld_names(line.form.meld_names.data) if line else None for line in lines]
+        outcome = self.outcome.data or "played"
+        won = None
+        if outcome in SPECIAL_GAMES and self.won.data in ("0", "1"):
+            won = self.won.data == "1"
+        return HandInput(
+            declarer=int(declarer) if declarer not in (None, "", "None") else None,
+            bid=self.bid.data or 0,
+            trump=self.trump.data if self.trump.data in ("E", "G", "H", "S") else None,
+            outcome=outcome,
+            won=won,
+            melds=melds,
+            meld_names=names,
+            tricks=tricks,
+            took_trick=took,
+        )
+
+    def validate_declarer(self, field: Field) -> None:
+        valid = {str(i) for i in range(len(getattr(self, "party_names", [])))}
+        if field.data not in valid:
+            raise ValidationError(_l("Choose the declarer."))
+
+    def validate_outcome(self, field: Field) -> None:
+        if field.data not in {v for v, _ in self.outcome.choices}:  # type: ignore[union-attr]
+            raise ValidationError(_l("Choose how the hand went."))
+
+    def validate_trump(self, field: Field) -> None:
+        if self.outcome.data in ("played", "forfeit") and field.data not in ("E", "G", "H", "S"):
+            raise ValidationError(_l("Choose the trump suit."))
+
+    def validate_won(self, field: Field) -> None:
+        if self.outcome.data in SPECIAL_GAMES and field.data not in ("0", "1"):
+            raise ValidationError(_l("Won or lost?"))
+
+    def validate_bid(self, field: Field) -> None:
+        if self.outcome.data in ("played", "gone_off", "forfeit") and not field.data:
+            raise ValidationError(_l("Enter the bid."))
+
+    def add_rules_error(self, error: RulesError) -> None:
+        """Put a rules error on the field it is about (the form keeps every value)."""
+        from .rules import BidError, MeldError, TrickError
+
+        message = rules_message(error)
+        target: Field | None = None
+        if isinstance(error, BidError):
+            target = self.bid
+        if target is not None:
+            target.errors = [*target.errors, message]
+        elif isinstance(error, TrickError):
+            self.tricks_error = message
+        elif isinstance(error, MeldError):
+            self.melds_error = message
+        else:
+            self.form_errors.append(message)
+
+
+def _meld_names(text: str | None) -> list[str] | None:
+    if not text:
+        return None
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    return names[:40] or None
+
+
+class TricksForm(FlaskForm):
+    """Closing a two-player hand: trick points per party."""
+
+    parties = FieldList(FormField(PartyForm), min_entries=2, max_entries=2)
+    version = HiddenField()
+
+
+class MeldEntryForm(FlaskForm):
+    """One meld written during a two-player hand."""
+
+    party = SelectField(_l("Player"), choices=[("0", "1"), ("1", "2")])
+    trump = RadioField(_l("Trump"), choices=TRUMPS, validate_choice=False)
+    meld = SelectField(_l("Meld"), choices=[], validate_choice=False)
+    points = IntegerField(_l("Points"), [Optional(), NumberRange(1, 5000)])
+    version = HiddenField()
+
+
+class ConfirmForm(FlaskForm):
+    """A bare form for buttons that change something (delete, next match): CSRF only."""
+
+    version = HiddenField()

@@ -1,0 +1,428 @@
+"""The match as a replay of its hands: RULES.md section 6.
+
+Nothing here is stored: the web app keeps the list of hands and recomputes
+dealer, leader, running totals, the end and the winners with :func:`replay`.
+
+Seats are numbered 0.. in playing order.  The dealer of hand ``h`` (counted
+from 0) is ``(first_dealer + h) % seats``; the leader is the next seat.
+In team play partners sit opposite: seat ``s`` belongs to party
+``s % parties`` (four seats: parties (0, 2) and (1, 3); six seats: (0, 3),
+(1, 4), (2, 5)).
+
+With ``dealer_sits_out`` (everybody plays alone) the dealer scores nothing:
+:func:`active_parties` lists the parties that play the hand, in seat order;
+:func:`scorer.rules.settlement.settle` gets only those, and
+:func:`played_hand` puts the result back at the table's places.
+
+Once the match has ended, further hands are still totalled (``running`` and
+``totals`` cover every hand given) but ``finished_after`` stays at the hand
+that ended it and the winners are decided by the totals after that hand; the
+web layer refuses new hands after the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .errors import RulesError
+from .ruleset import Ruleset
+from .settlement import OUTCOMES, HandResult
+
+
+@dataclass(frozen=True)
+class PlayedHand:
+    """One saved hand as the match needs it, per party of the table.
+
+    ``declarer`` is the declarer's party (``None`` in open play),
+    ``declarer_won`` True for a made game or a won special game (``None`` in
+    open play).  ``points`` and ``stars`` have one entry per party of the
+    table (a dealer sitting out has 0); ``stars`` may be left empty.
+    ``exact_points`` (with ``round_tricks``) holds the points with exact trick
+    points when they differ; ``None`` means the same as ``points``.
+    """
+
+    declarer: int | None
+    outcome: str
+    declarer_won: bool | None
+    points: tuple[int, ...]
+    stars: tuple[int, ...] = ()
+    exact_points: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class MatchProgress:
+    """Everything the sheet shows, recomputed from the hands.
+
+    ``running[h]`` are the totals after hand ``h``; ``totals``, ``stars`` and
+    ``exact_totals`` are after the last hand given.  ``finished_after`` is the
+    index of the hand that ended the match (``None`` while it runs);
+    ``winners`` the winning parties (empty while it runs).  ``next_dealer``
+    and ``next_leader`` are the seats for the next hand.
+    """
+
+    running: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+    stars: tuple[int, ...]
+    exact_totals: tuple[int, ...]
+    finished_after: int | None
+    winners: tuple[int, ...]
+    next_dealer: int
+    next_leader: int
+
+    @property
+    def finished(self) -> bool:
+        """True once a hand has ended the match."""
+        return self.finished_after is not None
+
+
+def _check_seats(seats: object) -> int:
+    if not isinstance(seats, int) or isinstance(seats, bool) or not 2 <= seats <= 8:
+        raise RulesError("a table has 2 to 8 seats, not {seats}", seats=seats)
+    return seats
+
+
+def _check_seat(seat: object, seats: int, what: str = "seat") -> int:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
+        raise RulesError(
+            "{what} {seat} is not one of the {seats} seats (0 to {last})",
+            what=what,
+            seat=seat,
+            seats=seats,
+            last=seats - 1,
+        )
+    return seat
+
+
+def dealer_of(hand_index: int, seats: int, first_dealer: int = 0) -> int:
+    """The seat that deals hand ``hand_index`` (counted from 0).
+
+    >>> [dealer_of(h, 3) for h in range(5)]
+    [0, 1, 2, 0, 1]
+    >>> dealer_of(0, 4, first_dealer=3)
+    3
+    """
+    seats = _check_seats(seats)
+    _check_seat(first_dealer, seats, "first dealer")
+    if not isinstance(hand_index, int) or isinstance(hand_index, bool) or hand_index < 0:
+        raise RulesError("'{index}' is not a hand number", index=hand_index)
+    return (first_dealer + hand_index) % seats
+
+
+def leader_of(dealer: int, seats: int) -> int:
+    """The leader (Vorhand): the seat after the dealer; bids first, leads the first trick.
+
+    >>> leader_of(0, 3), leader_of(2, 3)
+    (1, 0)
+    """
+    seats = _check_seats(seats)
+    return (_check_seat(dealer, seats, "dealer") + 1) % seats
+
+
+def party_of_seat(ruleset: Ruleset, seat: int) -> int:
+    """The party a seat plays for; partners sit opposite.
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> [party_of_seat(PRESETS["kreuzbinokel"], s) for s in range(4)]
+    [0, 1, 0, 1]
+    >>> [party_of_seat(PRESETS["sechser"], s) for s in range(6)]
+    [0, 1, 2, 0, 1, 2]
+    """
+    return _check_seat(seat, ruleset.players) % ruleset.parties
+
+
+def seats_of_party(ruleset: Ruleset, party: int) -> tuple[int, ...]:
+    """The seats of a party, in seat order.
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> seats_of_party(PRESETS["kreuzbinokel"], 1), seats_of_party(PRESETS["sechser"], 2)
+    ((1, 3), (2, 5))
+    """
+    parties = ruleset.parties
+    if not isinstance(party, int) or isinstance(party, bool) or not 0 <= party < parties:
+        raise RulesError(
+            "party {party} is not one of the {parties} parties", party=party, parties=parties
+        )
+    return tuple(range(party, ruleset.players, parties))
+
+
+def _check_table(ruleset: Ruleset, seats: int) -> int:
+    seats = _check_seats(seats)
+    if seats != ruleset.players:
+        raise RulesError(
+            "the ruleset is for {players} players; this table has {seats} seats",
+            players=ruleset.players,
+            seats=seats,
+        )
+    if ruleset.dealer_sits_out and ruleset.teams:
+        raise RulesError("the dealer can sit out only when everybody plays alone")
+    return seats
+
+
+def active_seats(ruleset: Ruleset, seats: int, dealer: int) -> tuple[int, ...]:
+    """The seats dealt in this hand, in seat order: all, or all but the dealer.
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> active_seats(PRESETS["vier_mit_aussetzer"], 4, dealer=1)
+    (0, 2, 3)
+    >>> active_seats(PRESETS["standard"], 3, dealer=1)
+    (0, 1, 2)
+    """
+    seats = _check_table(ruleset, seats)
+    dealer = _check_seat(dealer, seats, "dealer")
+    return tuple(s for s in range(seats) if not (ruleset.dealer_sits_out and s == dealer))
+
+
+def active_parties(ruleset: Ruleset, seats: int, dealer: int) -> tuple[int, ...]:
+    """The parties that play this hand, in order: what :func:`settle` gets, one entry each.
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> active_parties(PRESETS["vier_mit_aussetzer"], 4, dealer=0)
+    (1, 2, 3)
+    >>> active_parties(PRESETS["kreuzbinokel"], 4, dealer=0)
+    (0, 1)
+    """
+    if not ruleset.dealer_sits_out:
+        _check_table(ruleset, seats)
+        _check_seat(dealer, seats, "dealer")
+        return tuple(range(ruleset.parties))
+    return active_seats(ruleset, seats, dealer)
+
+
+def expand_active(
+    ruleset: Ruleset, seats: int, dealer: int, values: Sequence[int]
+) -> tuple[int, ...]:
+    """Per-party values of the active parties, put at the table's places (0 for the dealer out).
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> expand_active(PRESETS["vier_mit_aussetzer"], 4, 2, [120, -300, 90])
+    (120, -300, 0, 90)
+    """
+    active = active_parties(ruleset, seats, dealer)
+    if len(values) != len(active):
+        raise RulesError(
+            "{count} values for {active} parties playing this hand",
+            count=len(values),
+            active=len(active),
+        )
+    result = [0] * ruleset.parties
+    for party, value in zip(active, values, strict=True):
+        result[party] = value
+    return tuple(result)
+
+
+def played_hand(ruleset: Ruleset, seats: int, dealer: int, result: HandResult) -> PlayedHand:
+    """A settled hand (active parties) as the match keeps it (parties of the table).
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> from scorer.rules.settlement import settle
+    >>> rules = PRESETS["vier_mit_aussetzer"]
+    >>> r = settle(rules, players=3, bidder=0, bid=200, melds=[60, 0, 20], tricks=[150, 40, 60])
+    >>> played_hand(rules, 4, dealer=0, result=r)
+    PlayedHand(declarer=1, outcome='played', declarer_won=True, points=(0, 210, 40, 80), \
+stars=(0, 0, 0, 0), exact_points=None)
+    """
+    active = active_parties(ruleset, seats, dealer)
+    declarer = None if result.declarer is None else active[result.declarer]
+    points = expand_active(ruleset, seats, dealer, result.points)
+    exact = expand_active(ruleset, seats, dealer, result.exact_points)
+    return PlayedHand(
+        declarer=declarer,
+        outcome=result.outcome,
+        declarer_won=result.declarer_won,
+        points=points,
+        stars=expand_active(ruleset, seats, dealer, result.stars),
+        exact_points=None if exact == points else exact,
+    )
+
+
+def check_deals(ruleset: Ruleset, seats: int) -> None:
+    """With ``end="deals"`` the number of deals must be a multiple of the seats.
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> check_deals(PRESETS["turnier"].replace(deals=10), 3)
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.RulesError: 10 deals is not a multiple of the 3 seats: \
+everybody deals equally often
+    """
+    if ruleset.end == "deals" and ruleset.deals % seats:
+        raise RulesError(
+            "{deals} deals is not a multiple of the {seats} seats: everybody deals equally often",
+            deals=ruleset.deals,
+            seats=seats,
+        )
+
+
+def reached_target(ruleset: Ruleset, totals: Sequence[int]) -> int | None:
+    """The party whose total has reached the target, or None (``end="at_once"``).
+
+    In the Swiss game the Schreiber writes melds one at a time during the
+    hand; after every entry the web app calls this with the running totals,
+    and the first party to reach the target wins at once.  Should more than
+    one be there, the highest total wins, the lower party index on equal
+    totals (this cannot happen when checking after every entry).
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> reached_target(PRESETS["schweizer"], [960, 880]) is None
+    True
+    >>> reached_target(PRESETS["schweizer"], [960, 1000])
+    1
+    """
+    best: int | None = None
+    for party, total in enumerate(totals):
+        if total >= ruleset.target and (best is None or total > totals[best]):
+            best = party
+    return best
+
+
+def winners_of(
+    totals: Sequence[int],
+    *,
+    exact_totals: Sequence[int] | None = None,
+    last_declarer: int | None = None,
+) -> tuple[int, ...]:
+    """The winning parties by the totals: the highest total.
+
+    A tie at the top is decided first by the exact totals (with rounded trick
+    points), then goes to the last hand's declarer if he is among them;
+    otherwise all tied parties win.
+
+    >>> winners_of([1040, 1040, 700], last_declarer=1)
+    (1,)
+    >>> winners_of([1040, 1040, 700], last_declarer=2)
+    (0, 1)
+    >>> winners_of([1040, 1040, 700], exact_totals=[1038, 1042, 700], last_declarer=0)
+    (1,)
+    """
+    top = max(totals)
+    tied = [p for p, total in enumerate(totals) if total == top]
+    if len(tied) > 1 and exact_totals is not None:
+        best = max(exact_totals[p] for p in tied)
+        tied = [p for p in tied if exact_totals[p] == best]
+    if len(tied) > 1 and last_declarer in tied:
+        return (last_declarer,)
+    return tuple(tied)
+
+
+def _ends(ruleset: Ruleset, hand: PlayedHand, index: int, totals: Sequence[int]) -> bool:
+    reached = max(totals) >= ruleset.target
+    if ruleset.end == "deals":
+        return index + 1 == ruleset.deals
+    if ruleset.end == "with_game":
+        # an open-play hand has no declarer: it ends the match like any hand
+        return reached and (hand.declarer is None or hand.declarer_won is True)
+    if ruleset.end == "after_any_hand_but_going_off":
+        return reached and hand.outcome != "gone_off"
+    return reached  # after_any_hand, at_once
+
+
+def _check_hand(ruleset: Ruleset, index: int, hand: PlayedHand, dealer: int) -> None:
+    parties = ruleset.parties
+    if not isinstance(hand, PlayedHand):
+        raise RulesError("hand {number} is not a played hand", number=index + 1)
+    if hand.outcome not in OUTCOMES:
+        raise RulesError(
+            "hand {number}: '{outcome}' is not an outcome", number=index + 1, outcome=hand.outcome
+        )
+    if hand.declarer is not None and (
+        not isinstance(hand.declarer, int) or not 0 <= hand.declarer < parties
+    ):
+        raise RulesError(
+            "hand {number}: declarer {declarer} is not one of the {parties} parties",
+            number=index + 1,
+            declarer=hand.declarer,
+            parties=parties,
+        )
+    if hand.declarer_won not in (True, False, None):
+        raise RulesError("hand {number}: declarer_won is yes, no or empty", number=index + 1)
+    for name in ("points", "stars", "exact_points"):
+        values = getattr(hand, name)
+        if (name == "exact_points" and values is None) or (name == "stars" and values == ()):
+            continue
+        if (
+            not isinstance(values, tuple | list)
+            or len(values) != parties
+            or not all(isinstance(v, int) for v in values)
+        ):
+            raise RulesError(
+                "hand {number}: {name} must have a number for each of the {parties} parties",
+                number=index + 1,
+                name=name,
+                parties=parties,
+            )
+    if ruleset.dealer_sits_out and (
+        hand.declarer == dealer
+        or hand.points[dealer]
+        or (hand.stars and hand.stars[dealer])
+        or (hand.exact_points and hand.exact_points[dealer])
+    ):
+        raise RulesError(
+            "hand {number}: the dealer (seat {seat}) sits out and cannot score",
+            number=index + 1,
+            seat=dealer + 1,
+        )
+
+
+def replay(
+    ruleset: Ruleset, seats: int, hands: Sequence[PlayedHand], *, first_dealer: int = 0
+) -> MatchProgress:
+    """Replay a match from its saved hands.
+
+    Three players to 1000 with a won game: the third hand takes party 0 over
+    the target, but it was lost — the match goes on; the fourth, made by
+    party 1, ends it, and party 0 wins with the highest total.
+
+    >>> rules = Ruleset()
+    >>> hands = [
+    ...     PlayedHand(0, "played", True, (600, 100, 80)),
+    ...     PlayedHand(1, "played", True, (120, 400, 60)),
+    ...     PlayedHand(2, "played", False, (300, 90, -440)),
+    ...     PlayedHand(1, "played", True, (40, 300, 30)),
+    ... ]
+    >>> p = replay(rules, 3, hands)
+    >>> p.running[2], p.totals, p.finished_after, p.winners
+    ((1020, 590, -300), (1060, 890, -270), 3, (0,))
+    >>> p.next_dealer, p.next_leader
+    (1, 2)
+    """
+    seats = _check_table(ruleset, seats)
+    _check_seat(first_dealer, seats, "first dealer")
+    check_deals(ruleset, seats)
+    if isinstance(hands, str | bytes) or not isinstance(hands, Sequence):
+        raise RulesError("the hands must be a list of played hands")
+    parties = ruleset.parties
+    totals = [0] * parties
+    exact = [0] * parties
+    stars = [0] * parties
+    running: list[tuple[int, ...]] = []
+    finished_after: int | None = None
+    winners: tuple[int, ...] = ()
+    for index, hand in enumerate(hands):
+        dealer = (first_dealer + index) % seats
+        _check_hand(ruleset, index, hand, dealer)
+        hand_exact = hand.points if hand.exact_points is None else hand.exact_points
+        for party in range(parties):
+            totals[party] += hand.points[party]
+            exact[party] += hand_exact[party]
+            if hand.stars:
+                stars[party] += hand.stars[party]
+        running.append(tuple(totals))
+        if finished_after is None and _ends(ruleset, hand, index, totals):
+            finished_after = index
+            winners = winners_of(
+                totals,
+                exact_totals=exact if ruleset.round_tricks else None,
+                last_declarer=hand.declarer,
+            )
+    next_dealer = (first_dealer + len(hands)) % seats
+    return MatchProgress(
+        running=tuple(running),
+        totals=tuple(totals),
+        stars=tuple(stars),
+        exact_totals=tuple(exact),
+        finished_after=finished_after,
+        winners=winners,
+        next_dealer=next_dealer,
+        next_leader=(next_dealer + 1) % seats,
+    )

@@ -1,0 +1,414 @@
+"""The house rules of a table: an immutable :class:`Ruleset` and the presets.
+
+``Ruleset()`` is the default column of RULES.md section 8.  A ruleset is a
+plain value: it goes to JSON with :meth:`Ruleset.to_dict` and comes back with
+:meth:`Ruleset.from_dict`, which also takes a preset name plus overrides:
+
+>>> r = Ruleset.from_dict({"preset": "turnier", "round_tricks": False})
+>>> r.preset, r.going_off_bonus, r.round_tricks
+('turnier', 'half_bid', False)
+>>> Ruleset.from_dict(r.to_dict()) == r
+True
+>>> r.overrides()
+{'round_tricks': False}
+
+Besides the options of section 8 a ruleset knows its table: ``players``
+(seats at the table), ``team_size`` (1 alone, 2 for partners),
+``dealer_sits_out``, ``open_play`` (two-player games without bidding) and the
+``deck`` (``binokel``: the double deck; ``piquet``: the Swiss 32-card deck,
+each card once).  ``end`` has one more value than section 8 lists:
+``at_once`` — the first party to reach the target wins at once, even in the
+middle of a hand (the Swiss game, section 9).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, Literal
+
+from .cards import Card, Rank, Suit
+from .errors import RulesError
+
+SPECIAL_GAMES: tuple[str, ...] = (
+    "durch",
+    "durch_open",
+    "durch_hand",
+    "bettel",
+    "bettel_open",
+    "bettel_hand",
+)
+"""The special games of RULES.md section 4, in the order a sheet lists them."""
+
+DEFAULT_SPECIAL_VALUES: tuple[tuple[str, int | None], ...] = (
+    ("durch", 1000),
+    ("durch_open", 1500),
+    ("durch_hand", 2000),
+    ("bettel", 1000),
+    ("bettel_open", 1500),
+    ("bettel_hand", 2000),
+)
+
+END_RULES: tuple[str, ...] = (
+    "with_game",
+    "after_any_hand_but_going_off",
+    "after_any_hand",
+    "deals",
+    "at_once",
+)
+
+EndRule = Literal["with_game", "after_any_hand_but_going_off", "after_any_hand", "deals", "at_once"]
+
+_BONUS_RE = re.compile(r"^(none|half_bid|per_player \d+|flat \d+)$")
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Every option that decides a number on the sheet; see RULES.md section 8."""
+
+    preset: str = "standard"
+    # the table
+    players: int = 3
+    team_size: int = 1
+    dealer_sits_out: bool = False
+    open_play: bool = False
+    deck: Literal["binokel", "piquet"] = "binokel"
+    # cards and tricks
+    sevens: bool = False
+    last_trick: int = 10
+    # bidding
+    min_bid: int = 150
+    bid_step: int = 10
+    # melds
+    pair: int = 20
+    trump_pair: int = 40
+    family: int | None = 100
+    trump_family: int = 150
+    double_family: int | None = 1500
+    binokel: int = 40
+    double_binokel: int | None = 300
+    gross_binokel: int | None = None
+    four_aces: int = 100
+    four_kings: int = 80
+    four_obers: int = 60
+    four_unters: int = 40
+    four_tens: int | None = None
+    eight_of_a_kind: int | None = 1000
+    eight_ranks: tuple[Rank, ...] | None = None
+    diss: int = 10
+    # failing and going off
+    failed_multiplier: int = 2
+    failed_extra: int = 0
+    failed_bonus: str = "none"
+    going_off_bonus: str = "per_player 10"
+    unreachable_bid_doubles: bool = False
+    round_tricks: bool = False
+    # special games
+    special_values: tuple[tuple[str, int | None], ...] = DEFAULT_SPECIAL_VALUES
+    special_failed_multiplier: int = 2
+    special_tally: Literal["points", "stars"] = "points"
+    # the end of the match
+    end: EndRule = "with_game"
+    target: int = 1000
+    deals: int = 12
+
+    def __post_init__(self) -> None:
+        specials = self.special_values
+        if isinstance(specials, Mapping):
+            specials = tuple(specials.items())
+        merged = dict(DEFAULT_SPECIAL_VALUES)
+        for name, value in specials:
+            if name not in merged:
+                raise RulesError("'{name}' is not a special game", name=name)
+            merged[name] = None if value is None else int(value)
+        object.__setattr__(self, "special_values", tuple(merged.items()))
+        if self.eight_ranks is not None:
+            ranks = tuple(Rank.parse(r) for r in self.eight_ranks)
+            object.__setattr__(self, "eight_ranks", ranks)
+        self._validate()
+
+    def _validate(self) -> None:
+        if self.deck not in ("binokel", "piquet"):
+            raise RulesError("'{deck}' is not a deck: binokel or piquet", deck=self.deck)
+        if self.end not in END_RULES:
+            raise RulesError(
+                "'{end}' is not an end rule: use one of {choices}",
+                end=self.end,
+                choices=", ".join(END_RULES),
+            )
+        if self.special_tally not in ("points", "stars"):
+            raise RulesError("special_tally is points or stars, not '{value}'",
+                             value=self.special_tally)
+        for name in ("failed_bonus", "going_off_bonus"):
+            value = getattr(self, name)
+            if not isinstance(value, str) or not _BONUS_RE.match(value):
+                raise RulesError(
+                    "'{value}' is not a bonus: use 'per_player N', 'flat N', 'half_bid' or 'none'",
+                    value=value,
+                )
+        if not 2 <= self.players <= 8:
+            raise RulesError("a table has 2 to 8 players, not {players}", players=self.players)
+        if self.team_size not in (1, 2) or self.players % self.team_size:
+            raise RulesError(
+                "{players} players cannot play in teams of {size}",
+                players=self.players,
+                size=self.team_size,
+            )
+        if self.min_bid < 0 or self.bid_step <= 0 or self.min_bid % self.bid_step:
+            raise RulesError(
+                "the minimum bid {min_bid} must be a multiple of the step {step}",
+                min_bid=self.min_bid,
+                step=self.bid_step,
+            )
+        if self.target <= 0 or self.deals <= 0:
+            raise RulesError("target and number of deals must be positive")
+        if self.failed_multiplier < 0 or self.special_failed_multiplier < 0 or self.last_trick < 0:
+            raise RulesError("multipliers and the last trick cannot be negative")
+
+    # -- derived values ---------------------------------------------------
+
+    @property
+    def teams(self) -> bool:
+        """True when partners play together (Kreuzbinokel, Sechser)."""
+        return self.team_size > 1
+
+    @property
+    def parties(self) -> int:
+        """The number of scoring units: players, or teams."""
+        return self.players // self.team_size
+
+    @property
+    def ranks(self) -> tuple[Rank, ...]:
+        """The ranks in this ruleset's deck, highest first."""
+        if self.deck == "piquet":
+            return (Rank.A, Rank.TEN, Rank.K, Rank.O, Rank.U, Rank.NINE, Rank.EIGHT, Rank.SEVEN)
+        base = (Rank.A, Rank.TEN, Rank.K, Rank.O, Rank.U)
+        return (*base, Rank.SEVEN) if self.sevens else base
+
+    @property
+    def copies(self) -> int:
+        """How often every card is in the deck: twice, or once in the Swiss deck."""
+        return 1 if self.deck == "piquet" else 2
+
+    @property
+    def has_sevens(self) -> bool:
+        """Whether the trump seven (Diss, or dix in the Swiss game) exists."""
+        return self.sevens or self.deck == "piquet"
+
+    @property
+    def trick_total(self) -> int:
+        """All card points of the deck plus the last trick: 250, or 130 in the Swiss game."""
+        return sum(card.points * n for card, n in deck(self).items()) + self.last_trick
+
+    @property
+    def effective_eight_ranks(self) -> tuple[Rank, ...]:
+        """Ranks that make an Achterle (eight of a kind)."""
+        if self.eight_of_a_kind is None or self.copies < 2:
+            return ()
+        if self.eight_ranks is not None:
+            return self.eight_ranks
+        base = (Rank.A, Rank.TEN, Rank.K, Rank.O, Rank.U)
+        return (*base, Rank.SEVEN) if self.sevens else base
+
+    def special_value(self, outcome: str) -> int | None:
+        """The value of a special game, or None when this table does not play it."""
+        values = dict(self.special_values)
+        if outcome not in values:
+            raise RulesError("'{outcome}' is not a special game", outcome=outcome)
+        return values[outcome]
+
+    @property
+    def specials(self) -> tuple[str, ...]:
+        """The special games this table plays."""
+        return tuple(name for name, value in self.special_values if value is not None)
+
+    # -- serialisation ----------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field as plain JSON values."""
+        data: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "special_values":
+                value = dict(value)
+            elif f.name == "eight_ranks" and value is not None:
+                value = [r.value for r in value]
+            data[f.name] = value
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Ruleset:
+        """A ruleset from :meth:`to_dict` output, or a preset name plus overrides.
+
+        Unknown keys are refused with a :class:`RulesError`, so a typo in a house
+        rule never passes silently.
+        """
+        data = dict(data)
+        preset_name = data.pop("preset", "standard")
+        if preset_name not in PRESETS:
+            raise RulesError("'{name}' is not a preset", name=preset_name)
+        base = PRESETS[preset_name]
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RulesError("unknown house rule '{name}'", name=unknown[0])
+        if "special_values" in data and isinstance(data["special_values"], Mapping):
+            merged = dict(base.special_values)
+            merged.update(data["special_values"])
+            data["special_values"] = tuple(merged.items())
+        if data.get("eight_ranks") is not None:
+            data["eight_ranks"] = tuple(Rank.parse(r) for r in data["eight_ranks"])
+        try:
+            return dataclasses.replace(base, **data)
+        except TypeError as exc:  # a wrong type for a field
+            raise RulesError("invalid house rules: {detail}", detail=str(exc)) from exc
+
+    def overrides(self) -> dict[str, Any]:
+        """The fields that differ from this ruleset's preset (the house rules)."""
+        base = PRESETS.get(self.preset, Ruleset()).to_dict()
+        mine = self.to_dict()
+        return {k: v for k, v in mine.items() if k != "preset" and base.get(k) != v}
+
+    def replace(self, **changes: Any) -> Ruleset:
+        """A copy with some fields changed (validated again)."""
+        return dataclasses.replace(self, **changes)
+
+
+def deck(ruleset: Ruleset) -> Counter[Card]:
+    """Every card of the ruleset's deck with how often it is there.
+
+    >>> sum(deck(Ruleset()).values()), sum(deck(Ruleset(sevens=True)).values())
+    (40, 48)
+    >>> sum(deck(PRESETS["schweizer"]).values())
+    32
+    """
+    return Counter(
+        {Card(suit, rank): ruleset.copies for suit in Suit for rank in ruleset.ranks}
+    )
+
+
+# (active players, sevens) -> (hand size after pressing, Dabb)
+_HAND_SIZES: dict[tuple[int, bool], tuple[int, int]] = {
+    (3, False): (12, 4),
+    (4, False): (9, 4),
+    (5, False): (7, 5),
+    (3, True): (15, 3),
+    (4, True): (11, 4),
+    (5, True): (9, 3),
+    (6, True): (7, 6),
+    (8, True): (6, 0),
+}
+
+
+def _sizes(ruleset: Ruleset, players: int) -> tuple[int, int]:
+    if ruleset.deck == "piquet":
+        if players == 2:
+            return (8, 0)
+    elif players == 2 and ruleset.open_play:
+        raise RulesError("the two-player game draws from a stock and has no fixed hand size")
+    elif (players, ruleset.sevens) in _HAND_SIZES:
+        return _HAND_SIZES[(players, ruleset.sevens)]
+    cards = 32 if ruleset.deck == "piquet" else (48 if ruleset.sevens else 40)
+    raise RulesError(
+        "{players} players cannot be dealt from the {cards}-card deck",
+        players=players,
+        cards=cards,
+    )
+
+
+def hand_size(ruleset: Ruleset, players: int) -> int:
+    """Cards in a hand after pressing, for the number of active players (section 2).
+
+    >>> hand_size(Ruleset(), 3), hand_size(Ruleset(sevens=True), 6)
+    (12, 7)
+    >>> hand_size(Ruleset(), 6)
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.RulesError: 6 players cannot be dealt from the 40-card deck
+    """
+    return _sizes(ruleset, players)[0]
+
+
+def dabb_size(ruleset: Ruleset, players: int) -> int:
+    """Cards in the Dabb for the number of active players (0: no Dabb).
+
+    >>> dabb_size(Ruleset(), 3), dabb_size(Ruleset(sevens=True), 3)
+    (4, 3)
+    """
+    return _sizes(ruleset, players)[1]
+
+
+def _preset(name: str, **changes: Any) -> Ruleset:
+    return Ruleset(preset=name, **changes)
+
+
+_NO_SPECIALS = tuple((name, None) for name, _ in DEFAULT_SPECIAL_VALUES)
+
+PRESETS: dict[str, Ruleset] = {
+    # the defaults of RULES.md: three players, 40 cards, to 1000 with a won game
+    "standard": _preset("standard"),
+    # four players in two teams, partners sitting opposite
+    "kreuzbinokel": _preset("kreuzbinokel", players=4, team_size=2),
+    # six players in three teams of two, 48 cards with sevens
+    "sechser": _preset("sechser", players=6, team_size=2, sevens=True),
+    # tournament sheet: half the bid to each opponent on going off and failure,
+    # an unreachable bid doubles, tricks rounded to 10, no special games, 12 deals
+    "turnier": _preset(
+        "turnier",
+        going_off_bonus="half_bid",
+        failed_bonus="half_bid",
+        unreachable_bid_doubles=True,
+        round_tricks=True,
+        special_values=_NO_SPECIALS,
+        end="deals",
+        deals=12,
+    ),
+    # four at the table, the dealer sits out, 30 to each opponent, specials as stars
+    "vier_mit_aussetzer": _preset(
+        "vier_mit_aussetzer",
+        players=4,
+        dealer_sits_out=True,
+        going_off_bonus="flat 30",
+        failed_bonus="flat 30",
+        special_tally="stars",
+        end="deals",
+        deals=12,
+    ),
+    # two players, the double deck of 40, stock instead of Dabb, melds during play
+    "zweier": _preset(
+        "zweier",
+        players=2,
+        open_play=True,
+        special_values=_NO_SPECIALS,
+        end="after_any_hand",
+    ),
+    # the Swiss game: 32-card piquet deck, 8 cards each, first to 1000 wins at once
+    "schweizer": _preset(
+        "schweizer",
+        players=2,
+        open_play=True,
+        deck="piquet",
+        family=None,
+        double_family=None,
+        double_binokel=None,
+        gross_binokel=80,
+        eight_of_a_kind=None,
+        special_values=_NO_SPECIALS,
+        end="at_once",
+    ),
+}
+
+PRESET_DESCRIPTIONS: dict[str, str] = {
+    "standard": "Three players, 40 cards, to 1000 with a won game",
+    "kreuzbinokel": "Four players in two teams, partners opposite",
+    "sechser": "Six players in three teams, 48 cards with sevens",
+    "turnier": "Tournament: half the bid to opponents, tricks rounded, no specials, 12 deals",
+    "vier_mit_aussetzer": "Four at the table, dealer sits out, specials as stars, 12 deals",
+    "zweier": "Two players, open play, melds written during the hand",
+    "schweizer": "The Swiss game: 32 cards, two players, first to 1000 wins at once",
+}
+"""One line per preset, in English (the web layer translates it)."""
+

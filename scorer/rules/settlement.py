@@ -1,0 +1,566 @@
+"""Settlement of one hand: RULES.md sections 4, 5 and the options of section 8.
+
+:func:`settle` takes what the Schreiber enters for a hand — the outcome, the
+bid, every party's melds and exact trick points — and returns a
+:class:`HandResult` with what goes on the sheet and why.  :func:`settle_hand`
+is the short form that returns the points alone.
+
+The inputs, one entry per *party* (a player, or a team in team play):
+
+- ``players`` — the number of players dealt in (for ``"per_player N"``
+  bonuses: 30 with three, 40 with four).  It must be the number of parties
+  times the ruleset's ``team_size``.
+- ``bidder`` — the declarer's party index, ``None`` in open play.
+- ``melds`` and ``tricks`` — as declared and as counted; the number of parties
+  is ``len(tricks)`` or else ``len(melds)``; when neither is given (a special
+  game needs neither) it is ``players // team_size``.  With
+  ``dealer_sits_out`` the caller passes only the active parties (the dealer
+  scores nothing that hand; :func:`scorer.rules.match.expand_active` puts the
+  result back at the table's places).
+- ``took_trick`` — whether a party took a trick; defaults to
+  ``tricks[i] > 0`` (the declarer's pressed cards count as trick points
+  without being a trick, and with sevens a trick can be worth 0).
+
+Decisions where RULES.md is silent (kept in the rules page of the app too):
+
+- A bid is at most :data:`MAX_BID` (10 000): no real hand comes near it, and
+  a typo (``3900`` for ``390``) is caught.
+- **forfeit** without trick points (the fault showed before play): the
+  opponents score their melds without needing a trick, plus ``failed_bonus``.
+  With trick points it is scored exactly like a failed game.
+- **gone_off**: no trick points are entered (only zeros are accepted).
+  "Unreachable" (``unreachable_bid_doubles``) means the bid is above the
+  declarer's declared melds plus the trick total; then he pays 2 × bid.
+- **open_play**: in an open-play ruleset the outcome ``"played"`` means open
+  play.  Trick points may be left out for a hand that ended in the middle
+  (the Swiss game ends at once at the target); when given they must add up.
+- ``won`` is read for the special games only; ``bid`` is ignored for the
+  special games and for open play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TypeGuard
+
+from .errors import BidError, RulesError, TrickError
+from .ruleset import SPECIAL_GAMES, Ruleset
+
+MAX_BID = 10_000
+"""The highest bid accepted: far above any real hand, low enough to catch a typo."""
+
+OUTCOMES: tuple[str, ...] = ("played", "gone_off", "forfeit", *SPECIAL_GAMES, "open_play")
+"""Every outcome of RULES.md section 4."""
+
+REASONS: tuple[str, ...] = (
+    "made",
+    "failed",
+    "forfeit",
+    "gone_off",
+    "gone_off_doubled",
+    "won",
+    "lost",
+    "open",
+)
+"""The values of :attr:`HandResult.reason`."""
+
+_BID_OUTCOMES = ("played", "gone_off", "forfeit")
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What one hand puts on the sheet, per party, and why.
+
+    ``points`` is what goes on the sheet; with ``round_tricks`` the trick
+    points in it are rounded, and ``exact_points`` holds the same hand with
+    the exact trick points (they decide a tie at the end of the match).
+    ``melds`` are the melds that counted (0 without a trick, for a failed
+    declarer, for the declarer's party going off), ``tricks`` every party's
+    trick points as credited (rounded with ``round_tricks``; a failed
+    declarer's are listed but void) and ``bonus`` the going-off or failed
+    bonus; the declarer's negative score is not split into them.
+    ``declarer_count`` is the number compared with the bid (melds if he took
+    a trick + exact trick points), ``made`` whether it reached the bid; both
+    are ``None`` where no bid is compared.
+    ``declarer_won`` is True for a made game or a won special game, False for
+    a failed, forfeited or gone-off game or a lost special game, ``None`` in
+    open play.  ``reason`` is one of :data:`REASONS`.
+    """
+
+    outcome: str
+    declarer: int | None
+    bid: int
+    points: tuple[int, ...]
+    stars: tuple[int, ...]
+    made: bool | None
+    declarer_won: bool | None
+    declarer_count: int | None
+    melds: tuple[int, ...]
+    tricks: tuple[int, ...]
+    bonus: tuple[int, ...]
+    exact_points: tuple[int, ...]
+    reason: str
+
+
+# -- input checks ----------------------------------------------------------
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int_list(values: object, what: str) -> list[int]:
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence):
+        raise RulesError("{what} must be a list of numbers, not {value!r}", what=what, value=values)
+    result: list[int] = []
+    for value in values:
+        if not _is_int(value):
+            raise RulesError("{what}: '{value}' is not a whole number", what=what, value=value)
+        result.append(value)
+    return result
+
+
+def check_bid(ruleset: Ruleset, bid: object) -> int:
+    """The bid if the ruleset allows it, else :class:`BidError`.
+
+    A bid is a multiple of ``bid_step``, at least ``min_bid`` and at most
+    :data:`MAX_BID`.
+
+    >>> check_bid(Ruleset(), 390)
+    390
+    >>> check_bid(Ruleset(), 395)
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.BidError: a bid of 395 is not a multiple of 10
+    """
+    if not _is_int(bid):
+        raise BidError("'{bid}' is not a bid", bid=bid)
+    if bid < ruleset.min_bid:
+        raise BidError(
+            "a bid of {bid} is below the minimum of {min_bid}", bid=bid, min_bid=ruleset.min_bid
+        )
+    if bid > MAX_BID:
+        raise BidError("a bid of {bid} is above the maximum of {max_bid}", bid=bid, max_bid=MAX_BID)
+    if bid % ruleset.bid_step:
+        raise BidError("a bid of {bid} is not a multiple of {step}", bid=bid, step=ruleset.bid_step)
+    return bid
+
+
+def _check_trick_values(ruleset: Ruleset, tricks: Sequence[int]) -> None:
+    total = ruleset.trick_total
+    for value in tricks:
+        if not 0 <= value <= total:
+            raise TrickError(
+                "trick points {value} are out of range: 0 to {total}", value=value, total=total
+            )
+
+
+def _check_trick_sum(ruleset: Ruleset, tricks: Sequence[int]) -> None:
+    total = ruleset.trick_total
+    entered = sum(tricks)
+    if entered > total:
+        raise TrickError(
+            "trick points add up to {sum}, {difference} too many; a hand has {total}",
+            sum=entered,
+            difference=entered - total,
+            total=total,
+        )
+    if entered < total:
+        raise TrickError(
+            "trick points add up to {sum}, {difference} too few; a hand has {total}",
+            sum=entered,
+            difference=total - entered,
+            total=total,
+        )
+
+
+def complete_tricks(ruleset: Ruleset, tricks: Sequence[int | None]) -> list[int]:
+    """Trick points of every party, the one left out (``None``) filled in.
+
+    The cross-check of RULES.md section 5: the trick points of a hand add up to
+    ``ruleset.trick_total`` (250; 130 in the Swiss game).  All values given:
+    they are checked.  One missing: it is what is left.  More missing, values
+    outside 0..trick_total, or a sum that does not fit: :class:`TrickError`
+    with the sum and the difference.
+
+    >>> complete_tricks(Ruleset(), [90, 100, None])
+    [90, 100, 60]
+    >>> complete_tricks(Ruleset(), [90, 100, 70])
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.TrickError: trick points add up to 260, 10 too many; a hand has 250
+    """
+    if isinstance(tricks, str | bytes) or not isinstance(tricks, Sequence):
+        raise TrickError("trick points must be a list, not {value!r}", value=tricks)
+    if len(tricks) < 2:
+        raise TrickError("a hand has at least two parties, not {count}", count=len(tricks))
+    missing = [i for i, value in enumerate(tricks) if value is None]
+    if len(missing) > 1:
+        raise TrickError(
+            "enter the trick points of all parties but one; {count} are missing", count=len(missing)
+        )
+    known = _int_list([value for value in tricks if value is not None], "trick points")
+    _check_trick_values(ruleset, known)
+    if not missing:
+        _check_trick_sum(ruleset, known)
+        return known
+    total = ruleset.trick_total
+    entered = sum(known)
+    if entered > total:
+        raise TrickError(
+            "trick points add up to {sum}, {difference} too many; a hand has {total}",
+            sum=entered,
+            difference=entered - total,
+            total=total,
+        )
+    result = list(known)
+    result.insert(missing[0], total - entered)
+    return result
+
+
+def round_trick_points(points: int) -> int:
+    """Trick points rounded to 10, 5 up (option ``round_tricks``).
+
+    >>> round_trick_points(84), round_trick_points(85), round_trick_points(60)
+    (80, 90, 60)
+    """
+    return (points + 5) // 10 * 10
+
+
+def bonus_points(spec: str, *, bid: int, players: int) -> int:
+    """The value of a ``going_off_bonus`` / ``failed_bonus`` for one opposing party.
+
+    >>> bonus_points("per_player 10", bid=250, players=3)
+    30
+    >>> bonus_points("half_bid", bid=310, players=3), bonus_points("flat 30", bid=310, players=4)
+    (160, 30)
+    """
+    if spec == "none":
+        return 0
+    if spec == "half_bid":
+        return -(-bid // 20) * 10  # half the bid, rounded up to 10
+    kind, _, number = spec.partition(" ")
+    if kind == "per_player" and number.isdigit():
+        return int(number) * players
+    if kind == "flat" and number.isdigit():
+        return int(number)
+    raise RulesError(
+        "'{value}' is not a bonus: use 'per_player N', 'flat N', 'half_bid' or 'none'", value=spec
+    )
+
+
+# -- settlement ------------------------------------------------------------
+
+
+def _resolve_outcome(ruleset: Ruleset, outcome: object) -> str:
+    if not isinstance(outcome, str) or outcome not in OUTCOMES:
+        raise RulesError(
+            "'{outcome}' is not an outcome: use one of {choices}",
+            outcome=outcome,
+            choices=", ".join(OUTCOMES),
+        )
+    if ruleset.open_play:
+        if outcome in ("played", "open_play"):
+            return "open_play"
+        if outcome in _BID_OUTCOMES:
+            raise RulesError(
+                "'{outcome}' needs a bid; this table plays open without bidding", outcome=outcome
+            )
+    elif outcome == "open_play":
+        raise RulesError("open play is the two-player game without bidding; this table bids")
+    if outcome in SPECIAL_GAMES and ruleset.special_value(outcome) is None:
+        raise RulesError("this table does not play {outcome}", outcome=outcome)
+    return outcome
+
+
+def settle(
+    ruleset: Ruleset,
+    *,
+    players: int,
+    bidder: int | None,
+    bid: int = 0,
+    outcome: str = "played",
+    won: bool | None = None,
+    melds: Sequence[int] = (),
+    tricks: Sequence[int] = (),
+    took_trick: Sequence[bool] | None = None,
+) -> HandResult:
+    """Settle one hand; see the module docstring for the inputs.
+
+    Bad input of any kind raises a :class:`RulesError` subclass (``BidError``,
+    ``TrickError``) whose message says what is wrong.
+
+    Three players, bid 390, the declarer melds 250 but his tricks make 340:
+    failed, −2 × 390; the opponents keep their melds and tricks.
+
+    >>> r = settle(Ruleset(), players=3, bidder=0, bid=390,
+    ...            melds=[250, 20, 40], tricks=[90, 100, 60])
+    >>> r.points, r.reason, r.declarer_count
+    ((-780, 120, 100), 'failed', 340)
+
+    Going off at 250: the opponent with 40 melds and no trick still gets them,
+    plus 10 for each of the three players dealt in.
+
+    >>> settle(Ruleset(), players=3, bidder=0, bid=250, outcome="gone_off",
+    ...        melds=[100, 40, 0]).points
+    (-250, 70, 30)
+
+    A won Durch; with specials tallied as stars it scores a star instead.
+
+    >>> settle(Ruleset(), players=3, bidder=1, outcome="durch", won=True).points
+    (0, 1000, 0)
+    >>> r = settle(Ruleset(special_tally="stars"), players=3, bidder=1,
+    ...            outcome="durch", won=False)
+    >>> r.points, r.stars
+    ((0, 0, 0), (1, 0, 1))
+    """
+    outcome = _resolve_outcome(ruleset, outcome)
+    if not _is_int(players) or not 2 <= players <= 8:
+        raise RulesError("2 to 8 players are dealt in, not {players}", players=players)
+    melds_in = _int_list(melds, "melds")
+    tricks_in = _int_list(tricks, "trick points")
+    if tricks_in:
+        parties = len(tricks_in)
+    elif melds_in:
+        parties = len(melds_in)
+    else:
+        parties = players // ruleset.team_size
+    if parties < 2:
+        raise RulesError("a hand has at least two parties, not {count}", count=parties)
+    if players != parties * ruleset.team_size:
+        raise RulesError(
+            "{parties} parties need {expected} players dealt in, not {players}",
+            parties=parties,
+            expected=parties * ruleset.team_size,
+            players=players,
+        )
+    if melds_in and len(melds_in) != parties:
+        raise RulesError(
+            "melds for {count} parties, but the hand has {parties}",
+            count=len(melds_in),
+            parties=parties,
+        )
+    for value in melds_in:
+        if value < 0:
+            raise RulesError("melds cannot be negative: {value}", value=value)
+    meld_points = melds_in or [0] * parties
+    _check_trick_values(ruleset, tricks_in)
+
+    took: list[bool] | None = None
+    if took_trick is not None:
+        if isinstance(took_trick, str | bytes) or not isinstance(took_trick, Sequence):
+            raise RulesError("took_trick must be a list of yes/no, not {value!r}", value=took_trick)
+        took = []
+        for value in took_trick:
+            if not isinstance(value, bool):
+                raise RulesError("took_trick: '{value}' is not yes or no", value=value)
+            took.append(value)
+        if len(took) != parties:
+            raise RulesError(
+                "took_trick for {count} parties, but the hand has {parties}",
+                count=len(took),
+                parties=parties,
+            )
+
+    if outcome == "open_play":
+        if bidder is not None:
+            raise RulesError("open play has no declarer; bidder must be empty")
+        if tricks_in:
+            _check_trick_sum(ruleset, tricks_in)
+        exact = tricks_in or [0] * parties
+        return _open(ruleset, parties, meld_points, exact)
+
+    if bidder is None or not _is_int(bidder):
+        raise RulesError(
+            "'{outcome}' needs the declarer's party, not '{bidder}'", outcome=outcome, bidder=bidder
+        )
+    if not 0 <= bidder < parties:
+        raise RulesError(
+            "declarer {bidder} is not one of the {parties} parties (0 to {last})",
+            bidder=bidder,
+            parties=parties,
+            last=parties - 1,
+        )
+
+    if outcome in SPECIAL_GAMES:
+        if not isinstance(won, bool):
+            raise RulesError("say whether the {outcome} was won or lost", outcome=outcome)
+        return _special(ruleset, outcome, bidder, parties, won)
+
+    bid = check_bid(ruleset, bid)
+    if outcome == "gone_off":
+        if any(tricks_in):
+            raise TrickError("no tricks are played when the declarer goes off")
+        return _gone_off(ruleset, players, bidder, bid, meld_points)
+
+    if outcome == "played" or tricks_in:
+        if not tricks_in:
+            raise TrickError("enter the trick points of the hand")
+        _check_trick_sum(ruleset, tricks_in)
+        if took is None:
+            took = [value > 0 for value in tricks_in]
+        return _played(ruleset, outcome, players, bidder, bid, meld_points, tricks_in, took)
+    # forfeit before any trick: the opponents keep their melds, no trick needed
+    if took is None:
+        took = [True] * parties
+    return _played(ruleset, outcome, players, bidder, bid, meld_points, [0] * parties, took)
+
+
+def settle_hand(
+    ruleset: Ruleset,
+    *,
+    players: int,
+    bidder: int | None,
+    bid: int = 0,
+    outcome: str = "played",
+    won: bool | None = None,
+    melds: Sequence[int] = (),
+    tricks: Sequence[int] = (),
+    took_trick: Sequence[bool] | None = None,
+) -> list[int]:
+    """The points of one hand per party: ``list(settle(...).points)``.
+
+    Bid 380, melds 540 (Doppelbinokel 300 + Rundgang 240), tricks 90: made.
+
+    >>> settle_hand(Ruleset(), players=3, bidder=0, bid=380,
+    ...             melds=[540, 0, 20], tricks=[90, 100, 60])
+    [630, 100, 80]
+    """
+    return list(
+        settle(
+            ruleset,
+            players=players,
+            bidder=bidder,
+            bid=bid,
+            outcome=outcome,
+            won=won,
+            melds=melds,
+            tricks=tricks,
+            took_trick=took_trick,
+        ).points
+    )
+
+
+def _credit(ruleset: Ruleset, tricks: Sequence[int]) -> list[int]:
+    if ruleset.round_tricks:
+        return [round_trick_points(value) for value in tricks]
+    return list(tricks)
+
+
+def _open(ruleset: Ruleset, parties: int, melds: list[int], exact: list[int]) -> HandResult:
+    credited = _credit(ruleset, exact)
+    return HandResult(
+        outcome="open_play",
+        declarer=None,
+        bid=0,
+        points=tuple(m + t for m, t in zip(melds, credited, strict=True)),
+        stars=(0,) * parties,
+        made=None,
+        declarer_won=None,
+        declarer_count=None,
+        melds=tuple(melds),
+        tricks=tuple(credited),
+        bonus=(0,) * parties,
+        exact_points=tuple(m + t for m, t in zip(melds, exact, strict=True)),
+        reason="open",
+    )
+
+
+def _special(ruleset: Ruleset, outcome: str, declarer: int, parties: int, won: bool) -> HandResult:
+    value = ruleset.special_value(outcome)
+    assert value is not None  # checked by _resolve_outcome
+    points = [0] * parties
+    stars = [0] * parties
+    if ruleset.special_tally == "stars":
+        if won:
+            stars[declarer] = 1
+        else:
+            stars = [0 if i == declarer else 1 for i in range(parties)]
+    else:
+        points[declarer] = value if won else -ruleset.special_failed_multiplier * value
+    return HandResult(
+        outcome=outcome,
+        declarer=declarer,
+        bid=0,
+        points=tuple(points),
+        stars=tuple(stars),
+        made=None,
+        declarer_won=won,
+        declarer_count=None,
+        melds=(0,) * parties,
+        tricks=(0,) * parties,
+        bonus=(0,) * parties,
+        exact_points=tuple(points),
+        reason="won" if won else "lost",
+    )
+
+
+def _gone_off(
+    ruleset: Ruleset, players: int, declarer: int, bid: int, melds: list[int]
+) -> HandResult:
+    parties = len(melds)
+    doubled = ruleset.unreachable_bid_doubles and bid > melds[declarer] + ruleset.trick_total
+    bonus = bonus_points(ruleset.going_off_bonus, bid=bid, players=players)
+    credited_melds = [0 if i == declarer else m for i, m in enumerate(melds)]
+    bonuses = [0 if i == declarer else bonus for i in range(parties)]
+    points = [m + b for m, b in zip(credited_melds, bonuses, strict=True)]
+    points[declarer] = -2 * bid if doubled else -bid
+    return HandResult(
+        outcome="gone_off",
+        declarer=declarer,
+        bid=bid,
+        points=tuple(points),
+        stars=(0,) * parties,
+        made=None,
+        declarer_won=False,
+        declarer_count=None,
+        melds=tuple(credited_melds),
+        tricks=(0,) * parties,
+        bonus=tuple(bonuses),
+        exact_points=tuple(points),
+        reason="gone_off_doubled" if doubled else "gone_off",
+    )
+
+
+def _played(
+    ruleset: Ruleset,
+    outcome: str,
+    players: int,
+    declarer: int,
+    bid: int,
+    melds: list[int],
+    exact: list[int],
+    took: list[bool],
+) -> HandResult:
+    parties = len(melds)
+    credited_tricks = _credit(ruleset, exact)
+    credited_melds = [m if t else 0 for m, t in zip(melds, took, strict=True)]
+    count = credited_melds[declarer] + exact[declarer]
+    made = outcome == "played" and count >= bid
+    bonuses = [0] * parties
+    if not made:
+        bonus = bonus_points(ruleset.failed_bonus, bid=bid, players=players)
+        bonuses = [0 if i == declarer else bonus for i in range(parties)]
+    points = [m + t + b for m, t, b in zip(credited_melds, credited_tricks, bonuses, strict=True)]
+    exact_points = [m + t + b for m, t, b in zip(credited_melds, exact, bonuses, strict=True)]
+    if not made:
+        credited_melds[declarer] = 0
+        penalty = -(ruleset.failed_multiplier * bid + ruleset.failed_extra)
+        points[declarer] = exact_points[declarer] = penalty
+    reason = "forfeit" if outcome == "forfeit" else "made" if made else "failed"
+    return HandResult(
+        outcome=outcome,
+        declarer=declarer,
+        bid=bid,
+        points=tuple(points),
+        stars=(0,) * parties,
+        made=made,
+        declarer_won=made,
+        declarer_count=count if outcome == "played" else None,
+        melds=tuple(credited_melds),
+        tricks=tuple(credited_tricks),
+        bonus=tuple(bonuses),
+        exact_points=tuple(exact_points),
+        reason=reason,
+    )

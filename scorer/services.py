@@ -1,0 +1,789 @@
+"""Use cases of the score sheet: load rows, call ``scorer.rules``, save.
+
+This is the one place that commits.  Views call these functions with plain
+values (parsed by the forms) and render what comes back; every number comes
+from ``scorer.rules``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import abort
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+
+from .extensions import db
+from .models import GameSession, Hand, HandEvent, HandMeld, HandParty, Match, Player, Seat, utcnow
+from .rules import (
+    PRESETS,
+    SPECIAL_GAMES,
+    HandResult,
+    MatchProgress,
+    PlayedHand,
+    RulesError,
+    Ruleset,
+    TrickError,
+    complete_tricks,
+    party_of_seat,
+    reached_target,
+    replay,
+    settle,
+)
+
+MAX_NAME = 40
+MAX_TITLE = 80
+
+
+class ConflictError(Exception):
+    """The match changed since the form was loaded (another phone saved first)."""
+
+
+class MatchOverError(Exception):
+    """The match has ended; no more hands can be entered."""
+
+
+# -- reading ---------------------------------------------------------------
+
+
+def ruleset_of(match: Match) -> Ruleset:
+    """The match's ruleset (stored as JSON)."""
+    return Ruleset.from_dict(match.ruleset)
+
+
+def get_match(token: str) -> Match:
+    """The match behind an edit link, or 404."""
+    match = db.session.execute(select(Match).where(Match.token == token)).scalar_one_or_none()
+    if match is None:
+        abort(404)
+    return match
+
+
+def get_match_for_view(token: str) -> Match:
+    """The match behind a read-only link, or 404."""
+    match = db.session.execute(
+        select(Match).where(Match.view_token == token)
+    ).scalar_one_or_none()
+    if match is None:
+        abort(404)
+    return match
+
+
+def get_session(token: str) -> GameSession:
+    """The session behind an edit link, or 404."""
+    row = db.session.execute(
+        select(GameSession).where(GameSession.token == token)
+    ).scalar_one_or_none()
+    if row is None:
+        abort(404)
+    return row
+
+
+def live_hands(match: Match) -> list[Hand]:
+    """The hands that count, in playing order (deleted ones left out)."""
+    return [h for h in match.hands if h.deleted_at is None]
+
+
+def party_names(match: Match) -> list[str]:
+    """One name per party: the player, or the partners joined with ' & '."""
+    ruleset = ruleset_of(match)
+    names: list[list[str]] = [[] for _ in range(ruleset.parties)]
+    for seat in match.seats:
+        names[seat.party].append(seat.name)
+    return [" & ".join(n) for n in names]
+
+
+def recent_sessions(tokens: Sequence[str] = (), limit: int = 12) -> list[dict[str, Any]]:
+    """The sessions this device has opened, newest first, for the home page."""
+    if not tokens:
+        return []
+    rows = (
+        db.session.execute(
+            select(GameSession)
+            .where(GameSession.token.in_(list(tokens)))
+            .order_by(GameSession.updated_at.desc())
+            .limit(limit)
+        )
+        .scalars()
+        .all()
+    )
+    return [_session_summary(row) for row in rows]
+
+
+def _session_summary(row: GameSession) -> dict[str, Any]:
+    last = row.matches[-1] if row.matches else None
+    players = ", ".join(s.name for s in last.seats) if last else ""
+    return {
+        "session": row,
+        "title": row.title,
+        "players": players,
+        "when": row.updated_at,
+        "match": last,
+        "finished": bool(last and last.finished_at),
+    }
+
+
+def known_players(prefix: str = "", limit: int = 30) -> list[str]:
+    """Names typed before, most recently used first (autocomplete)."""
+    query = select(Player.name).order_by(Player.last_used_at.desc()).limit(limit)
+    if prefix:
+        query = query.where(func.lower(Player.name).startswith(prefix.lower()))
+    return list(db.session.execute(query).scalars())
+
+
+# -- the sheet -------------------------------------------------------------
+
+
+@dataclass
+class SheetRow:
+    """One hand as the sheet shows it."""
+
+    hand: Hand
+    number: int
+    dealer: str
+    declarer: str | None
+    points: list[int]
+    totals: list[int]
+    stars: list[int]
+    sits_out: list[bool]
+
+
+@dataclass
+class Sheet:
+    """Everything the match page and the PDF show, computed once per request."""
+
+    match: Match
+    ruleset: Ruleset
+    parties: list[str]
+    rows: list[SheetRow]
+    totals: list[int]
+    stars: list[int]
+    finished: bool
+    winners: list[int]
+    next_dealer: int | None
+    next_leader: int | None
+    next_sits_out: int | None
+    open_hand: Hand | None
+    progress: MatchProgress
+    seat_names: list[str] = field(default_factory=list)
+
+    @property
+    def percent(self) -> list[int]:
+        """Each party's way to the target, 0..100 (for the progress bars)."""
+        target = self.ruleset.target
+        return [max(0, min(100, round(100 * t / target))) for t in self.totals]
+
+    @property
+    def leading(self) -> set[int]:
+        best = max(self.totals) if self.totals else 0
+        return {i for i, t in enumerate(self.totals) if t == best and best > 0}
+
+    @property
+    def hands_left(self) -> int | None:
+        """With a fixed number of deals: how many are left."""
+        if self.ruleset.end != "deals":
+            return None
+        return max(0, self.ruleset.deals - len(self.rows))
+
+
+def _played(hand: Hand, parties: int) -> PlayedHand:
+    lines = sorted(hand.parties, key=lambda p: p.party)
+    points = tuple(p.points for p in lines) if lines else (0,) * parties
+    exact = tuple(p.exact_points for p in lines) if lines else points
+    stars = tuple(p.stars for p in lines) if lines else (0,) * parties
+    declarer_won: bool | None
+    if hand.outcome in SPECIAL_GAMES:
+        declarer_won = bool(hand.won)
+    elif hand.outcome == "played":
+        declarer_won = bool(hand.made)
+    else:
+        declarer_won = None if hand.outcome == "open_play" else False
+    return PlayedHand(
+        declarer=hand.declarer_party,
+        outcome=hand.outcome,
+        declarer_won=declarer_won,
+        points=points,
+        stars=stars,
+        exact_points=exact,
+    )
+
+
+def sheet(match: Match) -> Sheet:
+    """The sheet of a match: rows with running totals, progress, who deals next, the end."""
+    ruleset = ruleset_of(match)
+    names = party_names(match)
+    seat_names = [s.name for s in match.seats]
+    seats = len(match.seats)
+    closed = [h for h in live_hands(match) if h.status == "closed"]
+    open_hand = next((h for h in live_hands(match) if h.status == "open"), None)
+    progress = replay(ruleset, seats, [_played(h, ruleset.parties) for h in closed])
+    rows = []
+    for number, (hand, running) in enumerate(zip(closed, progress.running, strict=True), 1):
+        lines = sorted(hand.parties, key=lambda p: p.party)
+        declarer = names[hand.declarer_party] if hand.declarer_party is not None else None
+        rows.append(
+            SheetRow(
+                hand=hand,
+                number=number,
+                dealer=seat_names[hand.dealer_seat],
+                declarer=declarer,
+                points=[p.points for p in lines],
+                totals=list(running),
+                stars=[p.stars for p in lines],
+                sits_out=[p.sits_out for p in lines],
+            )
+        )
+    finished = progress.finished_after is not None
+    next_dealer = next_leader = next_sits_out = None
+    if not finished:
+        next_dealer = next_dealer_seat(match, closed, open_hand)
+        next_leader = (next_dealer + 1) % seats
+        if ruleset.dealer_sits_out:
+            next_sits_out = party_of_seat(ruleset, next_dealer)
+    return Sheet(
+        match=match,
+        ruleset=ruleset,
+        parties=names,
+        rows=rows,
+        totals=list(progress.totals),
+        stars=list(progress.stars),
+        finished=finished,
+        winners=list(progress.winners),
+        next_dealer=next_dealer,
+        next_leader=next_leader,
+        next_sits_out=next_sits_out,
+        open_hand=open_hand,
+        progress=progress,
+        seat_names=seat_names,
+    )
+
+
+def next_dealer_seat(match: Match, closed: Sequence[Hand], open_hand: Hand | None) -> int:
+    """The seat after the last hand's dealer (the first dealer for the first hand)."""
+    if open_hand is not None:
+        return open_hand.dealer_seat
+    if not closed:
+        return match.first_dealer
+    return (closed[-1].dealer_seat + 1) % len(match.seats)
+
+
+# -- starting --------------------------------------------------------------
+
+
+def clean_name(name: str) -> str:
+    """A player's name as stored: trimmed, inner spaces folded."""
+    return " ".join(name.split())[:MAX_NAME]
+
+
+def default_parties(ruleset: Ruleset, seats: int) -> list[int]:
+    """The party of every seat: partners sit opposite."""
+    return [party_of_seat(ruleset, seat) for seat in range(seats)]
+
+
+def start_match(
+    *,
+    names: Sequence[str],
+    ruleset: Ruleset,
+    title: str = "",
+    parties: Sequence[int] | None = None,
+    first_dealer: int = 0,
+    stake_cents: int = 0,
+    stake_basis: str = "full",
+    session: GameSession | None = None,
+) -> Match:
+    """A new match (in a new session unless one is given), committed."""
+    names = [clean_name(n) for n in names]
+    if len(names) != ruleset.players:
+        raise RulesError(
+            "this ruleset is for {players} players, not {count}",
+            players=ruleset.players,
+            count=len(names),
+        )
+    if parties is None:
+        parties = default_parties(ruleset, len(names))
+    if session is None:
+        session = GameSession(
+            title=title.strip()[:MAX_TITLE],
+            stake_cents=stake_cents,
+            stake_basis=stake_basis,
+        )
+        db.session.add(session)
+    number = len(session.matches) + 1
+    match = Match(
+        session=session,
+        number=number,
+        ruleset=ruleset.to_dict(),
+        first_dealer=first_dealer % len(names),
+    )
+    for position, (name, party) in enumerate(zip(names, parties, strict=True)):
+        match.seats.append(Seat(position=position, party=party, name=name))
+    session.updated_at = utcnow()
+    db.session.add(match)
+    _remember_players(names)
+    db.session.commit()
+    return match
+
+
+def next_match(match: Match) -> Match:
+    """The next match of the session with the same table and rules; the deal moves on."""
+    names = [s.name for s in match.seats]
+    parties = [s.party for s in match.seats]
+    first = (match.first_dealer + 1) % len(names)
+    return start_match(
+        names=names,
+        ruleset=ruleset_of(match),
+        parties=parties,
+        first_dealer=first,
+        session=match.session,
+    )
+
+
+def _remember_players(names: Sequence[str]) -> None:
+    now = utcnow()
+    existing = {
+        p.name: p
+        for p in db.session.execute(select(Player).where(Player.name.in_(list(names)))).scalars()
+    }
+    for name in names:
+        if name in existing:
+            existing[name].last_used_at = now
+        else:
+            player = Player(name=name, last_used_at=now)
+            existing[name] = player
+            db.session.add(player)
+
+
+# -- hands -----------------------------------------------------------------
+
+
+@dataclass
+class HandInput:
+    """What the Schreiber entered for one hand, parsed but not yet checked by the rules."""
+
+    declarer: int | None = None
+    bid: int = 0
+    trump: str | None = None
+    outcome: str = "played"
+    won: bool | None = None
+    melds: list[int] = field(default_factory=list)
+    meld_names: list[list[str] | None] = field(default_factory=list)
+    tricks: list[int | None] = field(default_factory=list)
+    took_trick: list[bool | None] = field(default_factory=list)
+
+
+@dataclass
+class Settled:
+    """A hand checked and settled, ready to save or to show before saving."""
+
+    data: HandInput
+    dealer_seat: int
+    active: list[int]
+    tricks: list[int | None]
+    result: HandResult
+    points: list[int]
+    exact_points: list[int]
+    stars: list[int]
+
+
+def settle_input(match: Match, data: HandInput, dealer_seat: int) -> Settled:
+    """Check a hand with the rules and settle it; RulesError when it is not possible.
+
+    With ``dealer_sits_out`` the dealer's party is left out of the settlement
+    and scores 0 that hand.  Trick points of a played hand may leave exactly
+    one party empty: it is filled in from the trick total.
+    """
+    ruleset = ruleset_of(match)
+    parties = ruleset.parties
+    sitting = party_of_seat(ruleset, dealer_seat) if ruleset.dealer_sits_out else None
+    active = [p for p in range(parties) if p != sitting]
+    if data.declarer is not None and data.declarer not in active:
+        raise RulesError("the dealer sits out this hand and cannot be the declarer")
+
+    def pick(values: Sequence[Any], default: Any) -> list[Any]:
+        values = list(values) + [default] * (parties - len(values))
+        return [values[p] for p in active]
+
+    melds = pick(data.melds, 0)
+    tricks: list[int | None] = pick(data.tricks, None)
+    took = pick(data.took_trick, None)
+    if data.outcome in ("played", "forfeit", "open_play"):
+        tricks = list(complete_tricks(ruleset, tricks))
+    else:
+        tricks = [t or 0 for t in tricks]
+    declarer = active.index(data.declarer) if data.declarer is not None else None
+    took_trick = None if all(t is None for t in took) else [
+        (t if t is not None else (tr or 0) > 0) for t, tr in zip(took, tricks, strict=True)
+    ]
+    kwargs: dict[str, Any] = {
+        "players": len(active) * ruleset.team_size,
+        "bidder": declarer,
+        "bid": data.bid,
+        "outcome": data.outcome,
+        "won": data.won,
+        "melds": melds,
+        "tricks": tricks,
+        "took_trick": took_trick,
+    }
+    result = settle(ruleset, **kwargs)
+
+    def spread(values: Sequence[int]) -> list[int]:
+        out = [0] * parties
+        for value, party in zip(values, active, strict=True):
+            out[party] = value
+        return out
+
+    full_tricks: list[int | None] = [None] * parties
+    for value, party in zip(tricks, active, strict=True):
+        full_tricks[party] = value
+    return Settled(
+        data=data,
+        dealer_seat=dealer_seat,
+        active=active,
+        tricks=full_tricks,
+        result=result,
+        points=spread(result.points),
+        exact_points=spread(result.exact_points),
+        stars=spread(result.stars),
+    )
+
+
+def preview(match: Match, data: HandInput, hand: Hand | None = None) -> Settled:
+    """Settle without saving (the live result under the form)."""
+    return settle_input(match, data, _dealer_for(match, hand))
+
+
+def _dealer_for(match: Match, hand: Hand | None) -> int:
+    if hand is not None:
+        return hand.dealer_seat
+    closed = [h for h in live_hands(match) if h.status == "closed"]
+    open_hand = next((h for h in live_hands(match) if h.status == "open"), None)
+    return next_dealer_seat(match, closed, open_hand)
+
+
+def _check_version(match: Match, version: int | None) -> None:
+    if version is not None and version != match.version:
+        raise ConflictError()
+
+
+def _touch(match: Match) -> None:
+    match.version += 1
+    match.updated_at = utcnow()
+    match.session.updated_at = match.updated_at
+
+
+def _snapshot(hand: Hand) -> dict[str, Any]:
+    return {
+        "declarer": hand.declarer_party,
+        "bid": hand.bid,
+        "trump": hand.trump,
+        "outcome": hand.outcome,
+        "won": hand.won,
+        "made": hand.made,
+        "parties": [
+            {
+                "party": p.party,
+                "melds": p.melds,
+                "meld_names": p.meld_names,
+                "tricks": p.tricks,
+                "took_trick": p.took_trick,
+                "points": p.points,
+                "stars": p.stars,
+            }
+            for p in sorted(hand.parties, key=lambda p: p.party)
+        ],
+    }
+
+
+def _write(hand: Hand, settled: Settled) -> None:
+    data = settled.data
+    hand.declarer_party = data.declarer
+    hand.bid = data.bid if data.outcome in ("played", "gone_off", "forfeit") else 0
+    hand.trump = data.trump
+    hand.outcome = data.outcome
+    hand.won = data.won if data.outcome in SPECIAL_GAMES else None
+    hand.made = settled.result.made
+    hand.declarer_count = settled.result.declarer_count
+    hand.updated_at = utcnow()
+    lines = {p.party: p for p in hand.parties}
+    parties = len(settled.points)
+    melds = list(data.melds) + [0] * (parties - len(data.melds))
+    names = list(data.meld_names) + [None] * (parties - len(data.meld_names))
+    took = list(data.took_trick) + [None] * (parties - len(data.took_trick))
+    for party in range(parties):
+        line = lines.get(party)
+        if line is None:
+            line = HandParty(party=party)
+            hand.parties.append(line)
+        line.sits_out = party not in settled.active
+        line.melds = 0 if line.sits_out else melds[party]
+        line.meld_names = None if line.sits_out else names[party]
+        line.tricks = settled.tricks[party]
+        line.took_trick = took[party]
+        line.points = settled.points[party]
+        line.exact_points = settled.exact_points[party]
+        line.stars = settled.stars[party]
+
+
+def save_hand(
+    match: Match,
+    data: HandInput,
+    *,
+    hand: Hand | None = None,
+    version: int | None = None,
+    idempotency_key: str | None = None,
+) -> Hand:
+    """Save a new hand, or correct ``hand``; the match's end is recomputed.
+
+    A repeated submission with the same idempotency key returns the hand it
+    created the first time instead of a second one.
+    """
+    if hand is None and idempotency_key:
+        existing = db.session.execute(
+            select(Hand).where(Hand.match_id == match.id, Hand.idempotency_key == idempotency_key)
+        ).scalar_one_or_none()
+        if existing is not None:
+            return existing
+    _check_version(match, version)
+    if hand is None and sheet(match).finished:
+        raise MatchOverError()
+    settled = settle_input(match, data, _dealer_for(match, hand))
+    action = "corrected"
+    if hand is None:
+        action = "created"
+        seq = max((h.seq for h in match.hands), default=0) + 1
+        hand = Hand(
+            seq=seq,
+            dealer_seat=settled.dealer_seat,
+            outcome=data.outcome,
+            idempotency_key=idempotency_key or None,
+        )
+        match.hands.append(hand)
+    _write(hand, settled)
+    hand.status = "closed"
+    hand.events.append(HandEvent(action=action, snapshot=_snapshot(hand)))
+    _touch(match)
+    _after_change(match)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        if idempotency_key:
+            again = db.session.execute(
+                select(Hand).where(
+                    Hand.match_id == match.id, Hand.idempotency_key == idempotency_key
+                )
+            ).scalar_one_or_none()
+            if again is not None:
+                return again
+        raise ConflictError() from None
+    return hand
+
+
+def delete_hand(match: Match, hand: Hand, version: int | None = None) -> None:
+    """Strike a hand from the sheet; it stays in the history."""
+    _check_version(match, version)
+    hand.deleted_at = utcnow()
+    hand.events.append(HandEvent(action="deleted", snapshot=_snapshot(hand)))
+    _touch(match)
+    _after_change(match)
+    db.session.commit()
+
+
+def restore_hand(match: Match, hand: Hand, version: int | None = None) -> None:
+    """Bring a struck hand back onto the sheet."""
+    _check_version(match, version)
+    hand.deleted_at = None
+    hand.events.append(HandEvent(action="restored", snapshot=_snapshot(hand)))
+    _touch(match)
+    _after_change(match)
+    db.session.commit()
+
+
+def _after_change(match: Match) -> None:
+    """Keep the stored end of the match in step with its hands."""
+    db.session.flush()
+    current = sheet(match)
+    if current.finished:
+        match.winners = current.winners
+        match.finished_at = match.finished_at or utcnow()
+    else:
+        match.winners = None
+        match.finished_at = None
+
+
+def get_hand(match: Match, hand_id: int) -> Hand:
+    """A hand of this match, or 404."""
+    hand = db.session.get(Hand, hand_id)
+    if hand is None or hand.match_id != match.id:
+        abort(404)
+    return hand
+
+
+def input_of(hand: Hand) -> HandInput:
+    """What was entered for a saved hand (to fill the correction form)."""
+    lines = sorted(hand.parties, key=lambda p: p.party)
+    return HandInput(
+        declarer=hand.declarer_party,
+        bid=hand.bid,
+        trump=hand.trump,
+        outcome=hand.outcome,
+        won=hand.won,
+        melds=[p.melds for p in lines],
+        meld_names=[p.meld_names for p in lines],
+        tricks=[p.tricks for p in lines],
+        took_trick=[p.took_trick for p in lines],
+    )
+
+
+# -- two-player games: melds written one at a time ---------------------------
+
+
+def open_hand(match: Match) -> Hand:
+    """The hand being played in a two-player match (opened on first use)."""
+    current = sheet(match)
+    if current.finished:
+        raise MatchOverError()
+    if current.open_hand is not None:
+        return current.open_hand
+    seq = max((h.seq for h in match.hands), default=0) + 1
+    hand = Hand(
+        seq=seq,
+        dealer_seat=next_dealer_seat(match, [r.hand for r in current.rows], None),
+        outcome="open_play",
+        status="open",
+    )
+    match.hands.append(hand)
+    db.session.flush()
+    return hand
+
+
+def open_hand_melds(hand: Hand, parties: int) -> list[int]:
+    """Meld points written so far in an open hand, per party."""
+    melds = [0] * parties
+    for entry in hand.meld_log:
+        melds[entry.party] += entry.points
+    return melds
+
+
+def write_meld(
+    match: Match,
+    party: int,
+    name: str,
+    points: int,
+    version: int | None = None,
+    *,
+    trump: str | None = None,
+) -> Hand:
+    """Write one meld shown during a two-player hand.
+
+    With ``end = at_once`` the match ends the moment a party's total reaches the
+    target, even in the middle of the hand: the hand is closed with the melds
+    written so far and no trick points.
+    """
+    _check_version(match, version)
+    ruleset = ruleset_of(match)
+    if not 0 <= party < ruleset.parties:
+        raise RulesError("there is no party {party}", party=party + 1)
+    if points <= 0 or points > 5000:
+        raise RulesError("a meld is worth 1 to 5000 points, not {points}", points=points)
+    hand = open_hand(match)
+    if trump in ("E", "G", "H", "S"):
+        hand.trump = trump
+    hand.meld_log.append(HandMeld(party=party, name=name[:40], points=points))
+    db.session.flush()
+    if ruleset.end == "at_once":
+        before = sheet(match).totals
+        melds = open_hand_melds(hand, ruleset.parties)
+        now = [t + m for t, m in zip(before, melds, strict=True)]
+        if reached_target(ruleset, now) is not None:
+            data = HandInput(outcome="open_play", melds=melds, tricks=[0] * ruleset.parties)
+            settled = _settle_mid_hand(match, data, hand)
+            _write(hand, settled)
+            hand.status = "closed"
+            hand.ended_mid_hand = True
+            hand.events.append(HandEvent(action="created", snapshot=_snapshot(hand)))
+    _touch(match)
+    _after_change(match)
+    db.session.commit()
+    return hand
+
+
+def _settle_mid_hand(match: Match, data: HandInput, hand: Hand) -> Settled:
+    """A hand ended by a meld: melds count, tricks are not played out (no cross-check)."""
+    ruleset = ruleset_of(match)
+    points = list(data.melds)
+    zeros = (0,) * ruleset.parties
+    result = HandResult(
+        outcome="open_play",
+        declarer=None,
+        bid=0,
+        points=tuple(points),
+        stars=zeros,
+        made=None,
+        declarer_won=None,
+        declarer_count=None,
+        melds=tuple(points),
+        tricks=zeros,
+        bonus=zeros,
+        exact_points=tuple(points),
+        reason="open",
+    )
+    return Settled(
+        data=data,
+        dealer_seat=hand.dealer_seat,
+        active=list(range(ruleset.parties)),
+        tricks=[None] * ruleset.parties,
+        result=result,
+        points=points,
+        exact_points=points,
+        stars=[0] * ruleset.parties,
+    )
+
+
+def remove_meld(match: Match, entry_id: int, version: int | None = None) -> None:
+    """Take back a meld written by mistake in the open hand."""
+    _check_version(match, version)
+    entry = db.session.get(HandMeld, entry_id)
+    if entry is None or entry.hand.match_id != match.id or entry.hand.status != "open":
+        abort(404)
+    db.session.delete(entry)
+    _touch(match)
+    db.session.commit()
+
+
+def finish_open_hand(
+    match: Match, tricks: Sequence[int | None], version: int | None = None
+) -> Hand:
+    """Close the two-player hand with its trick points; melds come from the meld log."""
+    _check_version(match, version)
+    ruleset = ruleset_of(match)
+    hand = open_hand(match)
+    melds = open_hand_melds(hand, ruleset.parties)
+    data = HandInput(
+        outcome="open_play",
+        melds=melds,
+        meld_names=[[e.name for e in hand.meld_log if e.party == p] or None
+                    for p in range(ruleset.parties)],
+        tricks=list(tricks),
+    )
+    settled = settle_input(match, data, hand.dealer_seat)
+    _write(hand, settled)
+    hand.status = "closed"
+    hand.events.append(HandEvent(action="created", snapshot=_snapshot(hand)))
+    _touch(match)
+    _after_change(match)
+    db.session.commit()
+    return hand
+
+
+def trick_error_fill(match: Match, tricks: Sequence[int | None]) -> list[int] | None:
+    """The trick points completed from the total, or None when they cannot be."""
+    try:
+        return list(complete_tricks(ruleset_of(match), list(tricks)))
+    except TrickError:
+        return None
+
+
+PRESET_NAMES = tuple(PRESETS)

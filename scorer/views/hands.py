@@ -1,0 +1,387 @@
+"""Entering, previewing, correcting and deleting hands; two-player meld writing.
+
+htmx posts the hand form to ``preview`` on every change (the live result)
+and to ``create`` on save; without JavaScript the same form posts to
+``create`` and gets a redirect back to the match page (POST–redirect–GET).
+An invalid hand comes back as the form with status 422, every value kept.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import Blueprint, abort, redirect, request, url_for
+from flask_babel import gettext
+from werkzeug.datastructures import MultiDict
+from werkzeug.wrappers import Response as WerkzeugResponse
+
+from .. import services
+from ..forms import ConfirmForm, HandForm, MeldEntryForm, TricksForm
+from ..models import Hand, Match
+from ..rules import PRESETS, RulesError, hand_size
+from ..rules.melds import available_melds, meld_points
+from ..services import ConflictError, MatchOverError, Sheet
+from ..web import is_htmx, render, rules_message
+
+bp = Blueprint("hands", __name__)
+
+
+def _version(form: Any) -> int | None:
+    raw = form.version.data if hasattr(form, "version") else None
+    try:
+        return int(raw) if raw not in (None, "") else None
+    except (TypeError, ValueError):
+        return None
+
+
+def hand_form(match: Match, sheet: Sheet, hand: Hand | None = None, *, posted: bool = False) -> HandForm:
+    """The hand form for this match, from the request or prefilled from ``hand``."""
+    if posted:
+        form = HandForm()
+    elif hand is not None:
+        data = services.input_of(hand)
+        form = HandForm(formdata=_formdata(data))
+    else:
+        form = HandForm(formdata=None)
+        form.idempotency_key.data = secrets.token_urlsafe(16)
+    form.setup(sheet.ruleset, sheet.parties, has_data=posted or hand is not None)
+    if not posted:
+        form.version.data = str(match.version)
+    return form
+
+
+def _formdata(data: services.HandInput) -> MultiDict[str, Any]:
+    pairs: list[tuple[str, Any]] = [
+        ("declarer", "" if data.declarer is None else str(data.declarer)),
+        ("bid", str(data.bid or "")),
+        ("trump", data.trump or ""),
+        ("outcome", data.outcome),
+        ("won", "" if data.won is None else ("1" if data.won else "0")),
+    ]
+    for i, melds in enumerate(data.melds):
+        pairs.append((f"parties-{i}-melds", str(melds) if melds else ""))
+        names = data.meld_names[i] if i < len(data.meld_names) else None
+        pairs.append((f"parties-{i}-meld_names", ",".join(names or [])))
+        tricks = data.tricks[i] if i < len(data.tricks) else None
+        pairs.append((f"parties-{i}-tricks", "" if tricks is None else str(tricks)))
+        took = data.took_trick[i] if i < len(data.took_trick) else None
+        if took is False:
+            pairs.append((f"parties-{i}-no_trick", "y"))
+    return MultiDict(pairs)
+
+
+def party_hand_sizes(sheet: Sheet) -> int | None:
+    """Cards in a hand after pressing at this table (None: no fixed size)."""
+    ruleset = sheet.ruleset
+    active = ruleset.players - (1 if ruleset.dealer_sits_out else 0)
+    try:
+        return hand_size(ruleset, active)
+    except RulesError:
+        return None
+
+
+def entry_context(
+    match: Match,
+    sheet: Sheet,
+    form: HandForm | None = None,
+    *,
+    hand: Hand | None = None,
+    preview: Any = None,
+    error: str | None = None,
+) -> dict[str, Any]:
+    """What the match page and its fragments need."""
+    if form is None and not sheet.finished and not sheet.ruleset.open_play:
+        form = hand_form(match, sheet)
+    context: dict[str, Any] = {
+        "match": match,
+        "sheet": sheet,
+        "form": form,
+        "hand": hand,
+        "preview": preview,
+        "error": error,
+        "confirm": ConfirmForm(formdata=None, version=str(match.version)),
+        "hand_size": party_hand_sizes(sheet),
+        "preset_of": PRESETS.get(sheet.ruleset.preset),
+    }
+    if sheet.ruleset.open_play and not sheet.finished:
+        context.update(two_player_context(match, sheet))
+    return context
+
+
+def _preview_of(match: Match, form: HandForm, parties: int, hand: Hand | None) -> dict[str, Any]:
+    """Settle what was typed so far: the live result, or why it is not complete."""
+    data = form.to_input(parties)
+    try:
+        settled = services.preview(match, data, hand)
+    except RulesError as exc:
+        return {"ok": False, "message": rules_message(exc), "data": data}
+    return {"ok": True, "settled": settled, "data": data}
+
+
+@bp.post("/m/<token>/hands/preview")
+def preview(token: str) -> WerkzeugResponse:
+    """The live result under the form (htmx, on every change)."""
+    match = services.get_match(token)
+    sheet = services.sheet(match)
+    hand_id = request.args.get("hand", type=int)
+    hand = services.get_hand(match, hand_id) if hand_id else None
+    form = hand_form(match, sheet, posted=True)
+    return render(
+        "hands/_preview.html",
+        "hands/_preview.html",
+        sheet=sheet,
+        preview=_preview_of(match, form, len(sheet.parties), hand),
+    )
+
+
+def _save(match: Match, hand: Hand | None) -> WerkzeugResponse:
+    sheet = services.sheet(match)
+    form = hand_form(match, sheet, hand, posted=True)
+    status = 422
+    error: str | None = None
+    if form.validate():
+        data = form.to_input(len(sheet.parties))
+        try:
+            services.save_hand(
+                match,
+                data,
+                hand=hand,
+                version=_version(form),
+                idempotency_key=None if hand else (form.idempotency_key.data or "")[:64] or None,
+            )
+        except ConflictError:
+            status = 409
+            error = gettext(
+                "Someone else changed this match in the meantime. The sheet below is the "
+                "current state; check it and enter the hand again if it is missing."
+            )
+        except MatchOverError:
+            status = 409
+            error = gettext("The match is over; no more hands can be entered.")
+        except RulesError as exc:
+            form.add_rules_error(exc)
+        else:
+            target = url_for("matches.show", token=match.token)
+            if is_htmx():
+                return _fresh_page(match)
+            return redirect(target)
+    else:
+        error = gettext("Please correct the marked fields.")
+    if status == 409:
+        fresh = services.sheet(match)
+        context = entry_context(match, fresh, error=error)
+        return render("matches/show.html", "matches/_content.html", status=409, **context)
+    context = entry_context(
+        match, sheet, form, hand=hand, error=error,
+        preview=_preview_of(match, form, len(sheet.parties), hand),
+    )
+    template = "hands/edit.html" if hand else "matches/show.html"
+    fragment = "hands/_form.html"
+    return render(template, fragment, status=status, **context)
+
+
+def _fresh_page(match: Match) -> WerkzeugResponse:
+    """After a save over htmx: the whole match content, fresh (sheet, progress, new form)."""
+    sheet = services.sheet(match)
+    response = render("matches/show.html", "matches/_content.html", **entry_context(match, sheet))
+    response.headers["HX-Retarget"] = "#match-content"
+    response.headers["HX-Reswap"] = "outerHTML"
+    return response
+
+
+@bp.post("/m/<token>/hands")
+def create(token: str) -> WerkzeugResponse:
+    """Save a new hand."""
+    return _save(services.get_match(token), None)
+
+
+@bp.get("/m/<token>/hands/<int:hand_id>/edit")
+def edit(token: str, hand_id: int) -> WerkzeugResponse:
+    """The correction form of a saved hand."""
+    match = services.get_match(token)
+    hand = services.get_hand(match, hand_id)
+    if hand.status != "closed" or hand.ended_mid_hand or hand.outcome == "open_play":
+        abort(404)
+    sheet = services.sheet(match)
+    form = hand_form(match, sheet, hand)
+    context = entry_context(match, sheet, form, hand=hand,
+                            preview=_preview_of(match, form, len(sheet.parties), hand))
+    return render("hands/edit.html", **context)
+
+
+@bp.post("/m/<token>/hands/<int:hand_id>")
+def update(token: str, hand_id: int) -> WerkzeugResponse:
+    """Save a correction; totals and the end of the match are recomputed."""
+    match = services.get_match(token)
+    hand = services.get_hand(match, hand_id)
+    if hand.deleted_at is not None or hand.outcome == "open_play":
+        abort(404)
+    response = _save(match, hand)
+    if response.status_code in (302, 200) and not is_htmx():
+        return redirect(url_for("matches.show", token=match.token))
+    return response
+
+
+@bp.get("/m/<token>/hands/<int:hand_id>")
+def detail(token: str, hand_id: int) -> WerkzeugResponse:
+    """A hand with its meld breakdown and its history."""
+    match = services.get_match(token)
+    hand = services.get_hand(match, hand_id)
+    sheet = services.sheet(match)
+    return render(
+        "hands/detail.html",
+        "hands/_detail.html",
+        match=match,
+        sheet=sheet,
+        hand=hand,
+        confirm=ConfirmForm(formdata=None, version=str(match.version)),
+    )
+
+
+def _change(token: str, hand_id: int, action: str) -> WerkzeugResponse:
+    match = services.get_match(token)
+    hand = services.get_hand(match, hand_id)
+    form = ConfirmForm()
+    if not form.validate():
+        abort(400)
+    try:
+        if action == "delete":
+            services.delete_hand(match, hand, _version(form))
+        else:
+            services.restore_hand(match, hand, _version(form))
+    except ConflictError:
+        sheet = services.sheet(match)
+        error = gettext(
+            "Someone else changed this match in the meantime. Here is the current state."
+        )
+        return render("matches/show.html", "matches/_content.html", status=409,
+                      **entry_context(match, sheet, error=error))
+    if is_htmx():
+        return _fresh_page(match)
+    return redirect(url_for("matches.show", token=match.token))
+
+
+@bp.post("/m/<token>/hands/<int:hand_id>/delete")
+def delete(token: str, hand_id: int) -> WerkzeugResponse:
+    """Strike a hand (it stays visible in the history)."""
+    return _change(token, hand_id, "delete")
+
+
+@bp.post("/m/<token>/hands/<int:hand_id>/restore")
+def restore(token: str, hand_id: int) -> WerkzeugResponse:
+    """Bring a struck hand back."""
+    return _change(token, hand_id, "restore")
+
+
+# -- two-player games -------------------------------------------------------
+
+
+def two_player_context(match: Match, sheet: Sheet, *, meld_form: MeldEntryForm | None = None,
+                       tricks_form: TricksForm | None = None) -> dict[str, Any]:
+    """Meld buttons and the trick form of an open two-player hand."""
+    ruleset = sheet.ruleset
+    melds_so_far = (
+        services.open_hand_melds(sheet.open_hand, ruleset.parties)
+        if sheet.open_hand
+        else [0] * ruleset.parties
+    )
+    if meld_form is None:
+        meld_form = MeldEntryForm(formdata=None)
+        meld_form.version.data = str(match.version)
+    meld_form.party.choices = [(str(i), n) for i, n in enumerate(sheet.parties)]
+    trump = sheet.open_hand.trump if sheet.open_hand else None
+    if meld_form.trump.data in ("E", "G", "H", "S"):
+        trump = meld_form.trump.data
+    meld_form.trump.data = trump
+    names = available_melds(ruleset, trump)
+    meld_form.meld.choices = [(n, n) for n in names]
+    if tricks_form is None:
+        tricks_form = TricksForm(formdata=None)
+        tricks_form.version.data = str(match.version)
+        while len(tricks_form.parties) < ruleset.parties:
+            tricks_form.parties.append_entry()
+    return {
+        "meld_form": meld_form,
+        "tricks_form": tricks_form,
+        "melds_so_far": melds_so_far,
+        "meld_names": names,
+        "meld_values": {n: meld_points(n, trump, ruleset) for n in names},
+        "trump": trump,
+        "live_totals": [t + m for t, m in zip(sheet.totals, melds_so_far, strict=True)],
+    }
+
+
+@bp.post("/m/<token>/melds")
+def write_meld(token: str) -> WerkzeugResponse:
+    """Write one meld shown in a two-player hand; the match may end at once."""
+    match = services.get_match(token)
+    sheet = services.sheet(match)
+    form = MeldEntryForm()
+    context = two_player_context(match, sheet, meld_form=form)
+    error = None
+    if form.validate() and form.meld.data in context["meld_names"]:
+        points = form.points.data or context["meld_values"][form.meld.data]
+        try:
+            services.write_meld(match, int(form.party.data or 0), form.meld.data, points,
+                                _version(form), trump=context["trump"])
+        except ConflictError:
+            error = gettext("Someone else changed this match in the meantime.")
+        except MatchOverError:
+            error = gettext("The match is over; no more hands can be entered.")
+        except RulesError as exc:
+            error = rules_message(exc)
+    else:
+        error = gettext("Choose the player and the meld.")
+    if error is None:
+        if is_htmx():
+            return _fresh_page(match)
+        return redirect(url_for("matches.show", token=match.token))
+    sheet = services.sheet(match)
+    return render("matches/show.html", "matches/_content.html", status=422,
+                  **entry_context(match, sheet, error=error))
+
+
+@bp.post("/m/<token>/melds/<int:entry_id>/delete")
+def remove_meld(token: str, entry_id: int) -> WerkzeugResponse:
+    """Take back a meld written by mistake."""
+    match = services.get_match(token)
+    form = ConfirmForm()
+    if not form.validate():
+        abort(400)
+    try:
+        services.remove_meld(match, entry_id, _version(form))
+    except ConflictError:
+        pass
+    if is_htmx():
+        return _fresh_page(match)
+    return redirect(url_for("matches.show", token=match.token))
+
+
+@bp.post("/m/<token>/finish")
+def finish(token: str) -> WerkzeugResponse:
+    """Close a two-player hand with its trick points."""
+    match = services.get_match(token)
+    sheet = services.sheet(match)
+    form = TricksForm()
+    error = None
+    if form.validate():
+        tricks = [line.form.tricks.data for line in form.parties][: len(sheet.parties)]
+        try:
+            services.finish_open_hand(match, tricks, _version(form))
+        except ConflictError:
+            error = gettext("Someone else changed this match in the meantime.")
+        except MatchOverError:
+            error = gettext("The match is over; no more hands can be entered.")
+        except RulesError as exc:
+            error = rules_message(exc)
+    else:
+        error = gettext("Please correct the marked fields.")
+    if error is None:
+        if is_htmx():
+            return _fresh_page(match)
+        return redirect(url_for("matches.show", token=match.token))
+    sheet = services.sheet(match)
+    context = entry_context(match, sheet, error=error)
+    context.update(two_player_context(match, sheet, tricks_form=form))
+    return render("matches/show.html", "matches/_content.html", status=422, **context)

@@ -1,0 +1,179 @@
+"""Starting a match, the match page (the sheet), the next match, the rules page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, redirect, request, session, url_for
+from flask_babel import gettext
+from werkzeug.wrappers import Response as WerkzeugResponse
+
+from .. import services
+from ..forms import (
+    PRESET_LABELS,
+    RULE_GROUPS,
+    RULE_OPTIONS,
+    ConfirmForm,
+    NewMatchForm,
+    build_rule_fields,
+    rule_value,
+    ruleset_from_form,
+    rules_field_errors,
+)
+from ..rules import PRESETS, RulesError, Ruleset
+from ..web import is_htmx, render, rules_message
+from .hands import entry_context
+
+bp = Blueprint("matches", __name__)
+
+RECENT_KEY = "recent"
+MAX_RECENT = 20
+
+
+def remember(token: str) -> None:
+    """Remember a session on this device (the home page lists them)."""
+    recent = [t for t in session.get(RECENT_KEY, []) if t != token]
+    session[RECENT_KEY] = [token, *recent][:MAX_RECENT]
+    session.permanent = True
+
+
+def _prepare(form: NewMatchForm, posted: bool) -> None:
+    preset = PRESETS.get(form.preset.data or "standard", PRESETS["standard"])
+    apply_preset = form.action.data == "preset"
+    data = request.form if posted and not apply_preset else None
+    build_rule_fields(form, preset, data)
+    if not posted or apply_preset:
+        form.teams.data = preset.team_size > 1
+        wanted = preset.players
+        names = [f.data for f in form.players]
+        while len(form.players) < wanted:
+            form.players.append_entry()
+        if apply_preset:
+            # drop trailing empty inputs beyond what the preset needs
+            while len(form.players) > max(wanted, len([n for n in names if n])):
+                form.players.pop_entry()
+    if form.action.data == "add_player" and len(form.players) < 8:
+        form.players.append_entry()
+    while len(form.team_of) < len(form.players):
+        form.team_of.append_entry()
+    seats = len(form.players)
+    if not posted or apply_preset or form.action.data == "add_player":
+        parties = max(1, seats // 2)
+        for seat, field in enumerate(form.team_of):
+            field.data = str(seat % parties)
+
+
+def _setup_context(form: NewMatchForm, error: str | None = None) -> dict[str, Any]:
+    return {
+        "form": form,
+        "error": error,
+        "groups": RULE_GROUPS,
+        "options": RULE_OPTIONS,
+        "players_known": services.known_players(),
+    }
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new() -> WerkzeugResponse:
+    """Start a session and its first match."""
+    posted = request.method == "POST"
+    form = NewMatchForm() if posted else NewMatchForm(formdata=None)
+    _prepare(form, posted)
+    if not posted or form.action.data in ("preset", "add_player"):
+        return render("matches/new.html", "matches/_setup_form.html", **_setup_context(form))
+    valid = form.validate() & rules_field_errors(form)
+    error = None
+    if valid:
+        try:
+            ruleset = ruleset_from_form(form)
+            parties = _parties_from_form(form, ruleset)
+            match = services.start_match(
+                names=form.player_names(),
+                ruleset=ruleset,
+                title=form.title.data or "",
+                parties=parties,
+                first_dealer=int(form.first_dealer.data or 0),
+                stake_cents=form.stake_cents(),
+                stake_basis=form.stake_basis.data or "full",
+            )
+        except RulesError as exc:
+            error = rules_message(exc)
+        else:
+            remember(match.session.token)
+            target = url_for("matches.show", token=match.token)
+            if is_htmx():
+                response = redirect(target)
+                response.headers["HX-Redirect"] = target
+                return response
+            return redirect(target)
+    else:
+        error = gettext("Please correct the marked fields.")
+    return render(
+        "matches/new.html", "matches/_setup_form.html", status=422, **_setup_context(form, error)
+    )
+
+
+def _parties_from_form(form: NewMatchForm, ruleset: Ruleset) -> list[int] | None:
+    """The party of every seat: the chosen teams, or one party per player."""
+    seats = ruleset.players
+    if not ruleset.teams:
+        return list(range(seats))
+    chosen = [int(f.data or 0) for f in form.team_of][:seats]
+    counts = [chosen.count(p) for p in range(ruleset.parties)]
+    if len(chosen) != seats or any(c != ruleset.team_size for c in counts):
+        raise RulesError(
+            "every team needs exactly {size} players",
+            size=ruleset.team_size,
+        )
+    return chosen
+
+
+@bp.get("/m/<token>")
+def show(token: str) -> WerkzeugResponse:
+    """The match page: progress, who deals, the entry form, the sheet."""
+    match = services.get_match(token)
+    remember(match.session.token)
+    sheet = services.sheet(match)
+    context = entry_context(match, sheet)
+    return render("matches/show.html", **context)
+
+
+@bp.post("/m/<token>/next")
+def next_match(token: str) -> WerkzeugResponse:
+    """The next match with the same table (after the end of this one)."""
+    match = services.get_match(token)
+    form = ConfirmForm()
+    if not form.validate():
+        abort(400)
+    if not services.sheet(match).finished:
+        abort(409)
+    later = [m for m in match.session.matches if m.number > match.number]
+    new = later[0] if later else services.next_match(match)
+    target = url_for("matches.show", token=new.token)
+    response = redirect(target)
+    response.headers["HX-Redirect"] = target
+    return response
+
+
+@bp.get("/m/<token>/rules")
+def rules(token: str) -> WerkzeugResponse:
+    """The rules of this match in words, with the meld table."""
+    match = services.get_match(token)
+    ruleset = services.ruleset_of(match)
+    return render(
+        "matches/rules.html",
+        match=match,
+        ruleset=ruleset,
+        groups=RULE_GROUPS,
+        options=RULE_OPTIONS,
+        value_of=lambda name: rule_value(ruleset, name),
+        preset_label=PRESET_LABELS.get(ruleset.preset, ruleset.preset),
+        overrides=ruleset.overrides(),
+    )
+
+
+@bp.get("/players")
+def players() -> WerkzeugResponse:
+    """Names typed before (a datalist for autocomplete)."""
+    prefix = request.args.get("q", "")[:40]
+    return render("matches/_players.html", names=services.known_players(prefix))

@@ -1,0 +1,139 @@
+"""What every view shares: fragment-or-page rendering, errors, headers, formatting.
+
+One helper, :func:`render`, decides between the whole page and the fragment
+for htmx requests and sets ``Vary: HX-Request``.  :func:`rules_message` turns a
+``RulesError`` into the user's language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, Response, g, make_response, render_template, request
+from flask_babel import format_decimal, get_locale, gettext
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from .extensions import db, htmx
+from .rules import RulesError
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+
+
+def is_htmx() -> bool:
+    """True for a request that htmx sent (and that wants a fragment)."""
+    return bool(htmx) and not htmx.boosted
+
+
+def render(page: str, fragment: str | None = None, status: int = 200, **context: Any) -> Response:
+    """The whole ``page`` for a normal request, ``fragment`` alone for htmx.
+
+    Both templates get the same context; the page includes the fragment.
+    """
+    template = fragment if fragment and is_htmx() else page
+    response = make_response(render_template(template, **context), status)
+    response.vary.add("HX-Request")
+    return response
+
+
+def rules_message(error: RulesError) -> str:
+    """A rules error in the user's language (the English template is the msgid)."""
+    params = error.params
+    try:
+        return gettext(error.template).format(**params) if params else gettext(error.template)
+    except (KeyError, IndexError, ValueError):
+        return str(error)
+
+
+def meld_label(name: str) -> str:
+    """A meld name of RULES.md section 3 in the user's words: ``pair H`` → "Paar Herz"."""
+    suits = {"E": gettext("Eichel"), "G": gettext("Grün"), "H": gettext("Herz"),
+             "S": gettext("Schellen")}
+    ranks = {"A": gettext("aces"), "10": gettext("tens"), "K": gettext("kings"),
+             "O": gettext("Ober"), "U": gettext("Unter"), "7": gettext("sevens")}
+    kind, _, target = name.partition(" ")
+    if kind == "pair":
+        return gettext("Pair %(suit)s", suit=suits.get(target, target))
+    if kind == "family":
+        return gettext("Family %(suit)s", suit=suits.get(target, target))
+    if kind == "double_family":
+        return gettext("Double family %(suit)s", suit=suits.get(target, target))
+    if kind == "four":
+        return gettext("Four %(rank)s", rank=ranks.get(target, target))
+    if kind == "eight":
+        return gettext("Eight %(rank)s", rank=ranks.get(target, target))
+    fixed = {
+        "binokel": gettext("Binokel"),
+        "double_binokel": gettext("Double Binokel"),
+        "gross_binokel": gettext("Groß-Binokel"),
+        "diss": gettext("Diss"),
+    }
+    return fixed.get(name, name)
+
+
+def signed(points: int | None) -> str:
+    """A result as the sheet writes it: losses in brackets, ``(−400)``."""
+    if points is None:
+        return ""
+    if points < 0:
+        return f"(−{format_decimal(-points)})"
+    return format_decimal(points)
+
+
+def money(cents: int) -> str:
+    """Cents as euros in the user's locale: ``1,20 €``."""
+    from flask_babel import format_currency
+
+    return format_currency(cents / 100, "EUR")
+
+
+def _security_headers(response: Response) -> Response:
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    remembered = g.get("remember_lang")
+    if remembered:
+        response.set_cookie(
+            "lang", remembered, max_age=60 * 60 * 24 * 365, samesite="Lax", httponly=True
+        )
+    return response
+
+
+def _remember_language() -> None:
+    chosen = request.args.get("lang")
+    if chosen in ("de", "en") and chosen != request.cookies.get("lang"):
+        g.remember_lang = chosen
+
+
+def _error_page(error: HTTPException) -> tuple[str, int]:
+    code = error.code or 500
+    return render_template("errors/error.html", code=code, error=error), code
+
+
+def _csrf_error(error: CSRFError) -> tuple[str, int]:
+    message = gettext("The form has expired. Please reload the page and try again.")
+    return render_template("errors/error.html", code=400, error=error, message=message), 400
+
+
+def _server_error(error: Exception) -> tuple[str, int]:
+    db.session.rollback()
+    return render_template("errors/error.html", code=500, error=error), 500
+
+
+def init_app(app: Flask) -> None:
+    """Hooks, error pages and template helpers."""
+    app.before_request(_remember_language)
+    app.after_request(_security_headers)
+    app.register_error_handler(CSRFError, _csrf_error)
+    app.register_error_handler(HTTPException, _error_page)
+    app.register_error_handler(500, _server_error)
+    app.jinja_env.filters["signed"] = signed
+    app.jinja_env.filters["money"] = money
+    app.jinja_env.globals["get_locale"] = get_locale
+    app.jinja_env.globals["rules_message"] = rules_message
+    app.jinja_env.globals["meld_label"] = meld_label

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh Debian machine: installs what it needs
+# (system packages as root, the project in .venv), checks lint and types,
+# then runs pytest on SQLite and again on a PostgreSQL server it starts itself
+# on 127.0.0.1.  Extra arguments go to pytest (e.g. `bash tests/run.sh -k melds`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v chromium >/dev/null || need+=(chromium)
+command -v pdftoppm >/dev/null || need+=(poppler-utils)
+[ -x /usr/lib/postgresql/15/bin/initdb ] || need+=(postgresql)
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+if [ ${#need[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/pip install -q --disable-pip-version-check -e '.[dev]'
+
+.venv/bin/ruff check .
+.venv/bin/ruff format --check scorer/rules tests/rules
+.venv/bin/mypy
+
+echo "== pytest on SQLite"
+.venv/bin/pytest -q "$@"
+
+echo "== pytest on PostgreSQL"
+pgbin=/usr/lib/postgresql/15/bin
+pgdir=$(mktemp -d /tmp/scorer-pg.XXXXXX)
+port=$(.venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+runas=()
+if [ "$(id -u)" -eq 0 ]; then chown postgres "$pgdir"; runas=(runuser -u postgres --); fi
+"${runas[@]}" "$pgbin/initdb" -D "$pgdir/data" -U scorer --auth=trust -E UTF8 >/dev/null
+"${runas[@]}" "$pgbin/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w \
+  -o "-h 127.0.0.1 -p $port -k $pgdir -c fsync=off -c full_page_writes=off" start >/dev/null
+trap '"${runas[@]}" "$pgbin/pg_ctl" -D "$pgdir/data" -m fast stop >/dev/null 2>&1 || true; rm -rf "$pgdir"' EXIT
+"${runas[@]}" "$pgbin/createdb" -h 127.0.0.1 -p "$port" -U scorer scorer_test
+TEST_DATABASE_URL="postgresql+psycopg://scorer@127.0.0.1:$port/scorer_test" .venv/bin/pytest -q "$@"
