@@ -55,48 +55,178 @@ class RuleOption:
 BONUS_HELP = _l("'per_player N' (N × players dealt in), 'flat N', 'half_bid' or 'none'")
 
 RULE_OPTIONS: tuple[RuleOption, ...] = (
-    RuleOption("sevens", "bool", _l("Play with sevens"), _l("48 cards: the trump seven (Diss) is a meld"), group="cards"),
-    RuleOption("last_trick", "int", _l("Last trick"), _l("points for the last trick (a hand has 240 + this)"), group="cards"),
-    RuleOption("min_bid", "int", _l("Minimum bid"), _l("the lowest bid; if everybody passes, Vorhand plays it"), group="bidding"),
-    RuleOption("bid_step", "int", _l("Bid step"), _l("bids go up in steps of this"), group="bidding"),
+    RuleOption(
+        "sevens",
+        "bool",
+        _l("Play with sevens"),
+        _l("48 cards: the trump seven (Diss) is a meld"),
+        group="cards",
+    ),
+    RuleOption(
+        "last_trick",
+        "int",
+        _l("Last trick"),
+        _l("points for the last trick (a hand has 240 + this)"),
+        group="cards",
+    ),
+    RuleOption(
+        "min_bid",
+        "int",
+        _l("Minimum bid"),
+        _l("the lowest bid; if everybody passes, Vorhand plays it"),
+        group="bidding",
+    ),
+    RuleOption(
+        "bid_step", "int", _l("Bid step"), _l("bids go up in steps of this"), group="bidding"
+    ),
     RuleOption("pair", "int", _l("Pair"), _l("König + Ober of a suit")),
     RuleOption("trump_pair", "int", _l("Trump pair"), _l("König + Ober of trump")),
-    RuleOption("family", "optional_int", _l("Family"), _l("Daus, Zehn, König, Ober, Unter of a suit; empty: no meld")),
+    RuleOption(
+        "family",
+        "optional_int",
+        _l("Family"),
+        _l("Daus, Zehn, König, Ober, Unter of a suit; empty: no meld"),
+    ),
     RuleOption("trump_family", "int", _l("Trump family"), _l("the family in trump")),
-    RuleOption("double_family", "optional_int", _l("Double family"), _l("both families of a suit; empty: counts as two families")),
+    RuleOption(
+        "double_family",
+        "optional_int",
+        _l("Double family"),
+        _l("both families of a suit; empty: counts as two families"),
+    ),
     RuleOption("binokel", "int", _l("Binokel"), _l("Grün-Ober + Schellen-Unter")),
-    RuleOption("double_binokel", "optional_int", _l("Double Binokel"), _l("both Grün-Ober and both Schellen-Unter; empty: two Binokel")),
+    RuleOption(
+        "double_binokel",
+        "optional_int",
+        _l("Double Binokel"),
+        _l("both Grün-Ober and both Schellen-Unter; empty: two Binokel"),
+    ),
     RuleOption("four_aces", "int", _l("Four aces"), _l("one Daus of every suit")),
-    RuleOption("four_tens", "optional_int", _l("Four tens"), _l("one Zehn of every suit; empty: no meld")),
+    RuleOption(
+        "four_tens", "optional_int", _l("Four tens"), _l("one Zehn of every suit; empty: no meld")
+    ),
     RuleOption("four_kings", "int", _l("Four kings"), _l("one König of every suit")),
     RuleOption("four_obers", "int", _l("Four Ober"), _l("one Ober of every suit")),
     RuleOption("four_unters", "int", _l("Four Unter"), _l("one Unter of every suit")),
-    RuleOption("eight_of_a_kind", "optional_int", _l("Eight of a kind (Achterle)"), _l("both cards of a rank in every suit; empty: two fours")),
+    RuleOption(
+        "eight_of_a_kind",
+        "optional_int",
+        _l("Eight of a kind (Achterle)"),
+        _l("both cards of a rank in every suit; empty: two fours"),
+    ),
     RuleOption("diss", "int", _l("Diss"), _l("per trump seven (only with sevens)")),
-    RuleOption("failed_multiplier", "int", _l("Failed: multiplier"), _l("a failed declarer pays this × the bid …"), group="failing"),
-    RuleOption("failed_extra", "int", _l("Failed: extra"), _l("… plus this (1 and 100 give −(bid + 100))"), group="failing"),
-    RuleOption("failed_bonus", "choice", _l("Failed: bonus to opponents"), BONUS_HELP, group="failing"),
-    RuleOption("going_off_bonus", "choice", _l("Going off: bonus to opponents"), BONUS_HELP, group="failing"),
-    RuleOption("unreachable_bid_doubles", "bool", _l("Unreachable bid doubles"), _l("going off with a bid above melds + 250 costs twice the bid"), group="failing"),
-    RuleOption("round_tricks", "bool", _l("Round trick points"), _l("credit trick points rounded to 10 (made or failed still on exact points)"), group="failing"),
-    RuleOption("durch", "optional_int", _l("Durch"), _l("take every trick; empty: not played"), group="specials"),
+    RuleOption(
+        "failed_multiplier",
+        "int",
+        _l("Failed: multiplier"),
+        _l("a failed declarer pays this × the bid …"),
+        group="failing",
+    ),
+    RuleOption(
+        "failed_extra",
+        "int",
+        _l("Failed: extra"),
+        _l("… plus this (1 and 100 give −(bid + 100))"),
+        group="failing",
+    ),
+    RuleOption(
+        "failed_bonus", "choice", _l("Failed: bonus to opponents"), BONUS_HELP, group="failing"
+    ),
+    RuleOption(
+        "going_off_bonus",
+        "choice",
+        _l("Going off: bonus to opponents"),
+        BONUS_HELP,
+        group="failing",
+    ),
+    RuleOption(
+        "unreachable_bid_doubles",
+        "bool",
+        _l("Unreachable bid doubles"),
+        _l("going off with a bid above melds + 250 costs twice the bid"),
+        group="failing",
+    ),
+    RuleOption(
+        "round_tricks",
+        "bool",
+        _l("Round trick points"),
+        _l("credit trick points rounded to 10 (made or failed still on exact points)"),
+        group="failing",
+    ),
+    RuleOption(
+        "durch",
+        "optional_int",
+        _l("Durch"),
+        _l("take every trick; empty: not played"),
+        group="specials",
+    ),
     RuleOption("durch_open", "optional_int", _l("Durch open"), _l("laid open"), group="specials"),
-    RuleOption("durch_hand", "optional_int", _l("Durch from the hand"), _l("laid open without looking at the Dabb"), group="specials"),
-    RuleOption("bettel", "optional_int", _l("Bettel"), _l("take no trick; empty: not played"), group="specials"),
+    RuleOption(
+        "durch_hand",
+        "optional_int",
+        _l("Durch from the hand"),
+        _l("laid open without looking at the Dabb"),
+        group="specials",
+    ),
+    RuleOption(
+        "bettel",
+        "optional_int",
+        _l("Bettel"),
+        _l("take no trick; empty: not played"),
+        group="specials",
+    ),
     RuleOption("bettel_open", "optional_int", _l("Bettel open"), _l("laid open"), group="specials"),
-    RuleOption("bettel_hand", "optional_int", _l("Bettel from the hand"), _l("laid open without looking at the Dabb"), group="specials"),
-    RuleOption("special_failed_multiplier", "int", _l("Special game lost: multiplier"), _l("a lost Durch or Bettel costs this × its value"), group="specials"),
-    RuleOption("special_tally", "choice", _l("Special games score"), _l("points, or a star instead of points"), choices=(("points", _l("points")), ("stars", _l("stars"))), group="specials"),
-    RuleOption("dealer_sits_out", "bool", _l("Dealer sits out"), _l("four or five at the table, three play; the dealer scores nothing"), group="end"),
-    RuleOption("end", "choice", _l("End of the match"), _l("when the match is over"), choices=(
-        ("with_game", _l("with a won game once someone has the target")),
-        ("after_any_hand_but_going_off", _l("after any hand but a going off")),
-        ("after_any_hand", _l("after any hand")),
-        ("deals", _l("after a fixed number of deals")),
-        ("at_once", _l("at once, even in the middle of a hand")),
-    ), group="end"),
+    RuleOption(
+        "bettel_hand",
+        "optional_int",
+        _l("Bettel from the hand"),
+        _l("laid open without looking at the Dabb"),
+        group="specials",
+    ),
+    RuleOption(
+        "special_failed_multiplier",
+        "int",
+        _l("Special game lost: multiplier"),
+        _l("a lost Durch or Bettel costs this × its value"),
+        group="specials",
+    ),
+    RuleOption(
+        "special_tally",
+        "choice",
+        _l("Special games score"),
+        _l("points, or a star instead of points"),
+        choices=(("points", _l("points")), ("stars", _l("stars"))),
+        group="specials",
+    ),
+    RuleOption(
+        "dealer_sits_out",
+        "bool",
+        _l("Dealer sits out"),
+        _l("four or five at the table, three play; the dealer scores nothing"),
+        group="end",
+    ),
+    RuleOption(
+        "end",
+        "choice",
+        _l("End of the match"),
+        _l("when the match is over"),
+        choices=(
+            ("with_game", _l("with a won game once someone has the target")),
+            ("after_any_hand_but_going_off", _l("after any hand but a going off")),
+            ("after_any_hand", _l("after any hand")),
+            ("deals", _l("after a fixed number of deals")),
+            ("at_once", _l("at once, even in the middle of a hand")),
+        ),
+        group="end",
+    ),
     RuleOption("target", "int", _l("Target"), _l("points to reach"), group="end"),
-    RuleOption("deals", "int", _l("Number of deals"), _l("with a fixed number of deals: a multiple of the players"), group="end"),
+    RuleOption(
+        "deals",
+        "int",
+        _l("Number of deals"),
+        _l("with a fixed number of deals: a multiple of the players"),
+        group="end",
+    ),
 )
 
 RULE_GROUPS: tuple[tuple[str, Any], ...] = (
@@ -158,14 +288,24 @@ class NewMatchForm(FlaskForm):
     """Players in seat order, a preset, house rules, stakes."""
 
     title = StringField(_l("Table"), [Optional(), Length(max=80)])
-    players = FieldList(StringField(_l("Player"), [Optional(), Length(max=40)]), min_entries=3, max_entries=8)
-    preset = SelectField(_l("Rules"), choices=[(k, PRESET_LABELS[k]) for k in PRESETS], default="standard")
+    players = FieldList(
+        StringField(_l("Player"), [Optional(), Length(max=40)]), min_entries=3, max_entries=8
+    )
+    preset = SelectField(
+        _l("Rules"), choices=[(k, PRESET_LABELS[k]) for k in PRESETS], default="standard"
+    )
     teams = BooleanField(_l("Play in teams of two (partners opposite)"))
     team_of = FieldList(
-        SelectField(_l("Team"), choices=[("0", "A"), ("1", "B"), ("2", "C"), ("3", "D")], validate_choice=False),
+        SelectField(
+            _l("Team"),
+            choices=[("0", "A"), ("1", "B"), ("2", "C"), ("3", "D")],
+            validate_choice=False,
+        ),
         max_entries=8,
     )
-    first_dealer = SelectField(_l("First dealer (Geber)"), choices=[(str(i), str(i + 1)) for i in range(8)], default="0")
+    first_dealer = SelectField(
+        _l("First dealer (Geber)"), choices=[(str(i), str(i + 1)) for i in range(8)], default="0"
+    )
     stake = StringField(_l("Stake (€)"), [Optional(), Length(max=10)])
     stake_basis = SelectField(_l("Stake per"), choices=STAKE_BASES, default="full")
     action = HiddenField()
@@ -211,16 +351,24 @@ def build_rule_fields(form: NewMatchForm, base: Ruleset, data: Any) -> None:
                 choices.append((default, default))
             f = SelectField(option.label, choices=choices, default=default, description=option.help)
         elif option.kind == "optional_int":
-            f = IntegerField(option.label, [Optional(), NumberRange(0, MAX_POINTS)], default=default,
-                             description=option.help)
+            f = IntegerField(
+                option.label,
+                [Optional(), NumberRange(0, MAX_POINTS)],
+                default=default,
+                description=option.help,
+            )
         else:
-            f = IntegerField(option.label, [InputRequired(), NumberRange(0, MAX_POINTS)],
-                             default=default, description=option.help)
+            f = IntegerField(
+                option.label,
+                [InputRequired(), NumberRange(0, MAX_POINTS)],
+                default=default,
+                description=option.help,
+            )
         unbound.append((option.name, f))
     sub = BaseForm(unbound, prefix="rule-")
     sub.process(data)
     form.rule_fields = dict(sub._fields)
-    form.rule_form = sub  # type: ignore[attr-defined]
+    form.rule_form = sub
 
 
 def ruleset_from_form(form: NewMatchForm) -> Ruleset:
@@ -296,7 +444,9 @@ class HandForm(FlaskForm):
     bid = IntegerField(_l("Bid (Reizwert)"), [Optional(), NumberRange(0, MAX_POINTS)])
     trump = RadioField(_l("Trump"), choices=TRUMPS, validate_choice=False)
     outcome = RadioField(_l("Outcome"), choices=OUTCOMES, default="played", validate_choice=False)
-    won = RadioField(_l("Result"), choices=[("1", _l("won")), ("0", _l("lost"))], validate_choice=False)
+    won = RadioField(
+        _l("Result"), choices=[("1", _l("won")), ("0", _l("lost"))], validate_choice=False
+    )
     parties = FieldList(FormField(PartyForm), min_entries=2, max_entries=8)
     version = HiddenField()
     idempotency_key = HiddenField()
@@ -320,7 +470,7 @@ class HandForm(FlaskForm):
         declarer = self.declarer.data
         lines = list(self.parties)[:parties]
         while len(lines) < parties:
-            lines.append(None)  # type: ignore[arg-type]
+            lines.append(None)
         melds = [(line.form.melds.data or 0) if line else 0 for line in lines]
         tricks = [line.form.tricks.data if line else None for line in lines]
         took: list[bool | None] = [
@@ -349,7 +499,7 @@ class HandForm(FlaskForm):
             raise ValidationError(_l("Choose the declarer."))
 
     def validate_outcome(self, field: Field) -> None:
-        if field.data not in {v for v, _ in self.outcome.choices}:  # type: ignore[union-attr]
+        if field.data not in {v for v, _ in self.outcome.choices}:
             raise ValidationError(_l("Choose how the hand went."))
 
     def validate_trump(self, field: Field) -> None:

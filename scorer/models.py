@@ -31,7 +31,7 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-class Player(db.Model):  # type: ignore[name-defined,misc]
+class Player(db.Model):  # type: ignore[name-defined]
     """A name the Schreiber has typed before, offered again (autocomplete)."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -39,7 +39,7 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     last_used_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
 
 
-class GameSession(db.Model):  # type: ignore[name-defined,misc]
+class GameSession(db.Model):  # type: ignore[name-defined]
     """An evening at one table (Sitzung): several matches, settled in money at the end."""
 
     __tablename__ = "game_session"
@@ -58,7 +58,7 @@ class GameSession(db.Model):  # type: ignore[name-defined,misc]
     )
 
 
-class Match(db.Model):  # type: ignore[name-defined,misc]
+class Match(db.Model):  # type: ignore[name-defined]
     """A match (Partie), played until its ruleset says it ends."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -85,7 +85,7 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     )
 
 
-class Seat(db.Model):  # type: ignore[name-defined,misc]
+class Seat(db.Model):  # type: ignore[name-defined]
     """A player at a match, in playing order (counterclockwise), with the party it scores for."""
 
     __table_args__ = (UniqueConstraint("match_id", "position"),)
@@ -99,7 +99,7 @@ class Seat(db.Model):  # type: ignore[name-defined,misc]
     match: Mapped[Match] = relationship(back_populates="seats")
 
 
-class Hand(db.Model):  # type: ignore[name-defined,misc]
+class Hand(db.Model):  # type: ignore[name-defined]
     """One deal: what was entered, and what the rules settled.
 
     ``seq`` orders the hands of a match and is never reused; a deleted hand
@@ -144,7 +144,7 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     )
 
 
-class HandParty(db.Model):  # type: ignore[name-defined,misc]
+class HandParty(db.Model):  # type: ignore[name-defined]
     """One party's line of a hand: entered melds and tricks, settled points."""
 
     __table_args__ = (UniqueConstraint("hand_id", "party"),)
@@ -165,7 +165,7 @@ class HandParty(db.Model):  # type: ignore[name-defined,misc]
     hand: Mapped[Hand] = relationship(back_populates="parties")
 
 
-class HandMeld(db.Model):  # type: ignore[name-defined,misc]
+class HandMeld(db.Model):  # type: ignore[name-defined]
     """A meld written while a two-player hand is played (one at a time, as shown)."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -178,7 +178,7 @@ class HandMeld(db.Model):  # type: ignore[name-defined,misc]
     hand: Mapped[Hand] = relationship(back_populates="meld_log")
 
 
-class HandEvent(db.Model):  # type: ignore[name-defined,misc]
+class HandEvent(db.Model):  # type: ignore[name-defined]
     """The history of a hand: created, corrected, deleted — with what it said then."""
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -63,9 +63,7 @@ def get_match(token: str) -> Match:
 
 def get_match_for_view(token: str) -> Match:
     """The match behind a read-only link, or 404."""
-    match = db.session.execute(
-        select(Match).where(Match.view_token == token)
-    ).scalar_one_or_none()
+    match = db.session.execute(select(Match).where(Match.view_token == token)).scalar_one_or_none()
     if match is None:
         abort(404)
     return match
@@ -207,6 +205,7 @@ def _played(hand: Hand, parties: int) -> PlayedHand:
         points=points,
         stars=stars,
         exact_points=exact,
+        dealer=hand.dealer_seat,
     )
 
 
@@ -218,7 +217,12 @@ def sheet(match: Match) -> Sheet:
     seats = len(match.seats)
     closed = [h for h in live_hands(match) if h.status == "closed"]
     open_hand = next((h for h in live_hands(match) if h.status == "open"), None)
-    progress = replay(ruleset, seats, [_played(h, ruleset.parties) for h in closed])
+    progress = replay(
+        ruleset,
+        seats,
+        [_played(h, ruleset.parties) for h in closed],
+        first_dealer=match.first_dealer,
+    )
     rows = []
     for number, (hand, running) in enumerate(zip(closed, progress.running, strict=True), 1):
         lines = sorted(hand.parties, key=lambda p: p.party)
@@ -413,9 +417,11 @@ def settle_input(match: Match, data: HandInput, dealer_seat: int) -> Settled:
     else:
         tricks = [t or 0 for t in tricks]
     declarer = active.index(data.declarer) if data.declarer is not None else None
-    took_trick = None if all(t is None for t in took) else [
-        (t if t is not None else (tr or 0) > 0) for t, tr in zip(took, tricks, strict=True)
-    ]
+    took_trick = (
+        None
+        if all(t is None for t in took)
+        else [(t if t is not None else (tr or 0) > 0) for t, tr in zip(took, tricks, strict=True)]
+    )
     kwargs: dict[str, Any] = {
         "players": len(active) * ruleset.team_size,
         "bidder": declarer,
@@ -764,8 +770,9 @@ def finish_open_hand(
     data = HandInput(
         outcome="open_play",
         melds=melds,
-        meld_names=[[e.name for e in hand.meld_log if e.party == p] or None
-                    for p in range(ruleset.parties)],
+        meld_names=[
+            [e.name for e in hand.meld_log if e.party == p] or None for p in range(ruleset.parties)
+        ],
         tricks=list(tricks),
     )
     settled = settle_input(match, data, hand.dealer_seat)

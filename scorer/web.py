@@ -44,17 +44,28 @@ def rules_message(error: RulesError) -> str:
     """A rules error in the user's language (the English template is the msgid)."""
     params = error.params
     try:
-        return gettext(error.template).format(**params) if params else gettext(error.template)
+        text = str(gettext(error.template))
+        return text.format(**params) if params else text
     except (KeyError, IndexError, ValueError):
         return str(error)
 
 
 def meld_label(name: str) -> str:
     """A meld name of RULES.md section 3 in the user's words: ``pair H`` → "Paar Herz"."""
-    suits = {"E": gettext("Eichel"), "G": gettext("Grün"), "H": gettext("Herz"),
-             "S": gettext("Schellen")}
-    ranks = {"A": gettext("aces"), "10": gettext("tens"), "K": gettext("kings"),
-             "O": gettext("Ober"), "U": gettext("Unter"), "7": gettext("sevens")}
+    suits = {
+        "E": gettext("Eichel"),
+        "G": gettext("Grün"),
+        "H": gettext("Herz"),
+        "S": gettext("Schellen"),
+    }
+    ranks = {
+        "A": gettext("aces"),
+        "10": gettext("tens"),
+        "K": gettext("kings"),
+        "O": gettext("Ober"),
+        "U": gettext("Unter"),
+        "7": gettext("sevens"),
+    }
     kind, _, target = name.partition(" ")
     if kind == "pair":
         return gettext("Pair %(suit)s", suit=suits.get(target, target))

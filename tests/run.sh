@@ -23,6 +23,7 @@ fi
 .venv/bin/ruff check .
 .venv/bin/ruff format --check scorer/rules tests/rules
 .venv/bin/mypy
+.venv/bin/mypy --strict scorer/rules
 
 echo "== pytest on SQLite"
 .venv/bin/pytest -q "$@"

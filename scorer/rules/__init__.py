@@ -28,7 +28,15 @@ from .melds import (
     meld_points,
     parse_meld_name,
 )
-from .ruleset import PRESET_DESCRIPTIONS, PRESETS, SPECIAL_GAMES, Ruleset, dabb_size, deck, hand_size
+from .ruleset import (
+    PRESET_DESCRIPTIONS,
+    PRESETS,
+    SPECIAL_GAMES,
+    Ruleset,
+    dabb_size,
+    deck,
+    hand_size,
+)
 from .settlement import (
     MAX_BID,
     OUTCOMES,

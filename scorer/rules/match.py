@@ -40,6 +40,9 @@ class PlayedHand:
     table (a dealer sitting out has 0); ``stars`` may be left empty.
     ``exact_points`` (with ``round_tricks``) holds the points with exact trick
     points when they differ; ``None`` means the same as ``points``.
+    ``dealer`` is the seat that dealt, when it was recorded with the hand;
+    ``None`` means the rotation from the first dealer.  A recorded dealer lets
+    a struck hand leave the rotation of the later hands as it was played.
     """
 
     declarer: int | None
@@ -48,6 +51,7 @@ class PlayedHand:
     points: tuple[int, ...]
     stars: tuple[int, ...] = ()
     exact_points: tuple[int, ...] | None = None
+    dealer: int | None = None
 
 
 @dataclass(frozen=True)
@@ -220,7 +224,7 @@ def played_hand(ruleset: Ruleset, seats: int, dealer: int, result: HandResult) -
     >>> r = settle(rules, players=3, bidder=0, bid=200, melds=[60, 0, 20], tricks=[150, 40, 60])
     >>> played_hand(rules, 4, dealer=0, result=r)
     PlayedHand(declarer=1, outcome='played', declarer_won=True, points=(0, 210, 40, 80), \
-stars=(0, 0, 0, 0), exact_points=None)
+stars=(0, 0, 0, 0), exact_points=None, dealer=0)
     """
     active = active_parties(ruleset, seats, dealer)
     declarer = None if result.declarer is None else active[result.declarer]
@@ -233,6 +237,7 @@ stars=(0, 0, 0, 0), exact_points=None)
         points=points,
         stars=expand_active(ruleset, seats, dealer, result.stars),
         exact_points=None if exact == points else exact,
+        dealer=dealer,
     )
 
 
@@ -399,7 +404,10 @@ def replay(
     finished_after: int | None = None
     winners: tuple[int, ...] = ()
     for index, hand in enumerate(hands):
-        dealer = (first_dealer + index) % seats
+        if hand.dealer is None:
+            dealer = (first_dealer + index) % seats
+        else:
+            dealer = _check_seat(hand.dealer, seats, "dealer")
         _check_hand(ruleset, index, hand, dealer)
         hand_exact = hand.points if hand.exact_points is None else hand.exact_points
         for party in range(parties):
@@ -416,6 +424,8 @@ def replay(
                 last_declarer=hand.declarer,
             )
     next_dealer = (first_dealer + len(hands)) % seats
+    if hands and hands[-1].dealer is not None:
+        next_dealer = (hands[-1].dealer + 1) % seats
     return MatchProgress(
         running=tuple(running),
         totals=tuple(totals),

@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NoReturn
 
 from .cards import Card, Rank, Suit, parse_cards
 from .errors import CardError, MeldError
@@ -323,14 +324,22 @@ class _Choice:
     value: int
     melds: tuple[Meld, ...]
     needed: tuple[tuple[Card, int], ...]
+    needed_at: tuple[tuple[int, int], ...]  # the same, by the card's place in the deck
 
 
 class _Group:
     """The melds of one group (section 3.1) and the best choice per card counts."""
 
-    def __init__(self, key: str, cards: tuple[Card, ...], candidates: tuple[Meld, ...]) -> None:
+    def __init__(
+        self,
+        key: str,
+        cards: tuple[Card, ...],
+        places: tuple[int, ...],
+        candidates: tuple[Meld, ...],
+    ) -> None:
         self.key = key
         self.cards = cards
+        self.places = places
         self.candidates = candidates
         self.is_suit = key.startswith("suit ")
         self._memo: dict[tuple[int, ...], _Choice] = {}
@@ -383,7 +392,8 @@ class _Group:
             for card in meld.cards:
                 needed[index[card]] += n
         pairs = tuple((c, k) for c, k in zip(self.cards, needed, strict=True) if k)
-        return _Choice(best[0], tuple(melds), pairs)
+        at = tuple((i, k) for i, k in zip(self.places, needed, strict=True) if k)
+        return _Choice(best[0], tuple(melds), pairs, at)
 
 
 class _Plan:
@@ -393,8 +403,9 @@ class _Plan:
         self.ruleset = ruleset
         self.trump = trump
         self.copies = ruleset.copies
-        self.deck = frozenset(Card(s, r) for s in Suit for r in ruleset.ranks)
         self.order = {Card(s, r): i for i, (s, r) in enumerate(_deck_order(ruleset))}
+        # best_meld counts cards by (suit, rank): str-based enum keys hash in C
+        self.places = {(s, r): i for i, (s, r) in enumerate(_deck_order(ruleset))}
         self.melds: dict[str, Meld] = {}
         self.reasons: dict[str, MeldError] = {}
         for name in _all_names():
@@ -413,7 +424,8 @@ class _Plan:
             if candidates:
                 used = {c for m in candidates for c in m.cards}
                 cards = tuple(sorted(used, key=lambda card: self.order[card]))
-                groups.append(_Group(key, cards, candidates))
+                places = tuple(self.order[card] for card in cards)
+                groups.append(_Group(key, cards, places, candidates))
         self.groups = tuple(groups)
         self.by_key = {g.key: g for g in groups}
 
@@ -465,6 +477,10 @@ def _meld_cards(kind: str, target: Target, trump: Suit | None) -> tuple[Card, ..
         return (_GO, _SU, _GO, _SU)
     assert trump is not None
     return (Card(trump, Rank.SEVEN),)
+
+
+# notation repeats (a few dozen tokens), so parsing it once pays for itself
+_parse_card = lru_cache(maxsize=1024)(Card.parse)
 
 
 @lru_cache(maxsize=128)
@@ -522,51 +538,59 @@ def best_meld(
     """
     ruleset = Ruleset() if ruleset is None else ruleset
     plan = _plan(ruleset, _trump(trump))
-    counts = Counter(parse_cards(cards))
-    _check_deck(plan, counts)
+    places = plan.places
+    counts = [0] * len(places)
+    hand = parse_cards(cards) if isinstance(cards, str) else list(cards)
+    for item in hand:
+        card = item if isinstance(item, Card) else _parse_card(item)
+        place = places.get((card.suit, card.rank))
+        if place is None or counts[place] == plan.copies:
+            _refuse_card(plan, card, parse_cards(hand).count(card))
+        counts[place] += 1
     melds: list[Meld] = []
-    needed: dict[Card, int] = {}
+    needed = [0] * len(places)
     total = 0
     suits = 0
     for group in plan.groups:
-        choice = group.best(tuple([counts[c] for c in group.cards]))
+        choice = group.best(tuple([counts[i] for i in group.places]))
         if choice.melds:
             total += choice.value
             melds.extend(choice.melds)
-            _merge_needs(needed, choice.needed)
+            for place, n in choice.needed_at:
+                if n > needed[place]:
+                    needed[place] = n
             suits += group.is_suit
-    return MeldResult(total, tuple(melds), suits == len(Suit), sum(needed.values()))
+    return MeldResult(total, tuple(melds), suits == len(Suit), sum(needed))
 
 
-def _check_deck(plan: _Plan, counts: Counter[Card]) -> None:
-    for card, n in sorted(counts.items(), key=lambda item: plan.order.get(item[0], -1)):
-        if card not in plan.deck:
-            if card.rank is Rank.SEVEN:
-                raise CardError(
-                    "{notation} ({card}): this game is played without sevens",
-                    notation=str(card),
-                    card=card.german,
-                )
+def _refuse_card(plan: _Plan, card: Card, count: int) -> NoReturn:
+    """CardError for a card the deck does not have, or has fewer times than given."""
+    if card not in plan.order:
+        if card.rank is Rank.SEVEN:
             raise CardError(
-                "{notation} ({card}) is not in the {size}-card deck",
+                "{notation} ({card}): this game is played without sevens",
                 notation=str(card),
                 card=card.german,
-                size=len(plan.deck) * plan.copies,
             )
-        if n > plan.copies:
-            if plan.copies == 1:
-                raise CardError(
-                    "{notation} ({card}) is given {count} times; the deck has it once",
-                    notation=str(card),
-                    card=card.german,
-                    count=n,
-                )
-            raise CardError(
-                "{notation} ({card}) is given {count} times; the deck has it twice",
-                notation=str(card),
-                card=card.german,
-                count=n,
-            )
+        raise CardError(
+            "{notation} ({card}) is not in the {size}-card deck",
+            notation=str(card),
+            card=card.german,
+            size=len(plan.order) * plan.copies,
+        )
+    if plan.copies == 1:
+        raise CardError(
+            "{notation} ({card}) is given {count} times; the deck has it once",
+            notation=str(card),
+            card=card.german,
+            count=count,
+        )
+    raise CardError(
+        "{notation} ({card}) is given {count} times; the deck has it twice",
+        notation=str(card),
+        card=card.german,
+        count=count,
+    )
 
 
 # -- check_meld ---------------------------------------------------------------

@@ -140,8 +140,9 @@ class Ruleset:
                 choices=", ".join(END_RULES),
             )
         if self.special_tally not in ("points", "stars"):
-            raise RulesError("special_tally is points or stars, not '{value}'",
-                             value=self.special_tally)
+            raise RulesError(
+                "special_tally is points or stars, not '{value}'", value=self.special_tally
+            )
         for name in ("failed_bonus", "going_off_bonus"):
             value = getattr(self, name)
             if not isinstance(value, str) or not _BONUS_RE.match(value):
@@ -285,9 +286,7 @@ def deck(ruleset: Ruleset) -> Counter[Card]:
     >>> sum(deck(PRESETS["schweizer"]).values())
     32
     """
-    return Counter(
-        {Card(suit, rank): ruleset.copies for suit in Suit for rank in ruleset.ranks}
-    )
+    return Counter({Card(suit, rank): ruleset.copies for suit in Suit for rank in ruleset.ranks})
 
 
 # (active players, sevens) -> (hand size after pressing, Dabb)
@@ -411,4 +410,3 @@ PRESET_DESCRIPTIONS: dict[str, str] = {
     "schweizer": "The Swiss game: 32 cards, two players, first to 1000 wins at once",
 }
 """One line per preset, in English (the web layer translates it)."""
-

@@ -8,6 +8,7 @@ An invalid hand comes back as the form with status 422, every value kept.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from typing import Any
 
@@ -35,7 +36,9 @@ def _version(form: Any) -> int | None:
         return None
 
 
-def hand_form(match: Match, sheet: Sheet, hand: Hand | None = None, *, posted: bool = False) -> HandForm:
+def hand_form(
+    match: Match, sheet: Sheet, hand: Hand | None = None, *, posted: bool = False
+) -> HandForm:
     """The hand form for this match, from the request or prefilled from ``hand``."""
     if posted:
         form = HandForm()
@@ -173,7 +176,11 @@ def _save(match: Match, hand: Hand | None) -> WerkzeugResponse:
         context = entry_context(match, fresh, error=error)
         return render("matches/show.html", "matches/_content.html", status=409, **context)
     context = entry_context(
-        match, sheet, form, hand=hand, error=error,
+        match,
+        sheet,
+        form,
+        hand=hand,
+        error=error,
         preview=_preview_of(match, form, len(sheet.parties), hand),
     )
     template = "hands/edit.html" if hand else "matches/show.html"
@@ -205,8 +212,9 @@ def edit(token: str, hand_id: int) -> WerkzeugResponse:
         abort(404)
     sheet = services.sheet(match)
     form = hand_form(match, sheet, hand)
-    context = entry_context(match, sheet, form, hand=hand,
-                            preview=_preview_of(match, form, len(sheet.parties), hand))
+    context = entry_context(
+        match, sheet, form, hand=hand, preview=_preview_of(match, form, len(sheet.parties), hand)
+    )
     return render("hands/edit.html", **context)
 
 
@@ -255,8 +263,12 @@ def _change(token: str, hand_id: int, action: str) -> WerkzeugResponse:
         error = gettext(
             "Someone else changed this match in the meantime. Here is the current state."
         )
-        return render("matches/show.html", "matches/_content.html", status=409,
-                      **entry_context(match, sheet, error=error))
+        return render(
+            "matches/show.html",
+            "matches/_content.html",
+            status=409,
+            **entry_context(match, sheet, error=error),
+        )
     if is_htmx():
         return _fresh_page(match)
     return redirect(url_for("matches.show", token=match.token))
@@ -277,8 +289,13 @@ def restore(token: str, hand_id: int) -> WerkzeugResponse:
 # -- two-player games -------------------------------------------------------
 
 
-def two_player_context(match: Match, sheet: Sheet, *, meld_form: MeldEntryForm | None = None,
-                       tricks_form: TricksForm | None = None) -> dict[str, Any]:
+def two_player_context(
+    match: Match,
+    sheet: Sheet,
+    *,
+    meld_form: MeldEntryForm | None = None,
+    tricks_form: TricksForm | None = None,
+) -> dict[str, Any]:
     """Meld buttons and the trick form of an open two-player hand."""
     ruleset = sheet.ruleset
     melds_so_far = (
@@ -323,8 +340,14 @@ def write_meld(token: str) -> WerkzeugResponse:
     if form.validate() and form.meld.data in context["meld_names"]:
         points = form.points.data or context["meld_values"][form.meld.data]
         try:
-            services.write_meld(match, int(form.party.data or 0), form.meld.data, points,
-                                _version(form), trump=context["trump"])
+            services.write_meld(
+                match,
+                int(form.party.data or 0),
+                form.meld.data,
+                points,
+                _version(form),
+                trump=context["trump"],
+            )
         except ConflictError:
             error = gettext("Someone else changed this match in the meantime.")
         except MatchOverError:
@@ -338,8 +361,12 @@ def write_meld(token: str) -> WerkzeugResponse:
             return _fresh_page(match)
         return redirect(url_for("matches.show", token=match.token))
     sheet = services.sheet(match)
-    return render("matches/show.html", "matches/_content.html", status=422,
-                  **entry_context(match, sheet, error=error))
+    return render(
+        "matches/show.html",
+        "matches/_content.html",
+        status=422,
+        **entry_context(match, sheet, error=error),
+    )
 
 
 @bp.post("/m/<token>/melds/<int:entry_id>/delete")
@@ -349,10 +376,9 @@ def remove_meld(token: str, entry_id: int) -> WerkzeugResponse:
     form = ConfirmForm()
     if not form.validate():
         abort(400)
-    try:
+    with contextlib.suppress(ConflictError):
+        # a stale page still takes its meld back; the fresh page shows the state
         services.remove_meld(match, entry_id, _version(form))
-    except ConflictError:
-        pass
     if is_htmx():
         return _fresh_page(match)
     return redirect(url_for("matches.show", token=match.token))

@@ -17,8 +17,8 @@ from ..forms import (
     NewMatchForm,
     build_rule_fields,
     rule_value,
-    ruleset_from_form,
     rules_field_errors,
+    ruleset_from_form,
 )
 from ..rules import PRESETS, RulesError, Ruleset
 from ..web import is_htmx, render, rules_message
