@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, Response, g, make_response, render_template, request
+from flask import Flask, Response, g, make_response, redirect, render_template, request
 from flask_babel import format_decimal, get_locale, gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .extensions import db, htmx
 from .rules import RulesError
@@ -38,6 +39,17 @@ def render(page: str, fragment: str | None = None, status: int = 200, **context:
     response = make_response(render_template(template, **context), status)
     response.vary.add("HX-Request")
     return response
+
+
+def go_to(target: str) -> WerkzeugResponse:
+    """Redirect after a successful POST: a plain 303 for the browser, and for htmx a
+    200 with ``HX-Redirect`` (a 30x would be followed inside the XHR and its page
+    swapped into the form)."""
+    if is_htmx():
+        response = make_response("", 200)
+        response.headers["HX-Redirect"] = target
+        return response
+    return redirect(target, code=303)
 
 
 def rules_message(error: RulesError) -> str:

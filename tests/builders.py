@@ -91,3 +91,123 @@ def form_data(html: str, form_id: str | None = None) -> dict[str, str]:
     reader = _FormReader(form_id)
     reader.feed(html)
     return reader.data
+
+
+# -- driving the app like a browser ------------------------------------------
+
+HX = {"HX-Request": "true"}
+TOKEN_RE = re.compile(r"/m/([A-Za-z0-9_-]{20,})")
+
+
+def match_token(location: str) -> str:
+    """The match token of a URL such as ``/m/<token>``."""
+    found = TOKEN_RE.search(location)
+    assert found, f"no match link in {location!r}"
+    return found.group(1)
+
+
+def setup_data(
+    client: Any,
+    names: list[str],
+    preset: str = "standard",
+    *,
+    teams: list[int] | None = None,
+    **house_rules: Any,
+) -> dict[str, str]:
+    """The setup form as a browser would send it: preset applied, names typed, rules set.
+
+    ``house_rules`` are Ruleset option names (``target=500``); ``None`` empties
+    an optional value, booleans tick or untick the box.  ``title``, ``stake``,
+    ``stake_basis`` and ``first_dealer`` go to their fields.
+    """
+    page = client.get("/new").get_data(as_text=True)
+    data = form_data(page, "setup-form")
+    if preset != "standard":
+        data["preset"] = preset
+        data["action"] = "preset"
+        page = client.post("/new", data=data).get_data(as_text=True)
+        data = form_data(page, "setup-form")
+    while sum(1 for k in data if k.startswith("players-")) < len(names):
+        data["action"] = "add_player"
+        page = client.post("/new", data=data).get_data(as_text=True)
+        data = form_data(page, "setup-form")
+    for key in [k for k in data if k.startswith("players-")]:
+        data[key] = ""
+    for i, name in enumerate(names):
+        data[f"players-{i}"] = name
+    if teams is not None:
+        data["teams"] = "y"
+        for i, team in enumerate(teams):
+            data[f"team_of-{i}"] = str(team)
+    for key in ("title", "stake", "stake_basis", "first_dealer"):
+        if key in house_rules:
+            data[key] = str(house_rules.pop(key))
+    for name, value in house_rules.items():
+        key = f"rule-{name}"
+        if value is True:
+            data[key] = "y"
+        elif value is False:
+            data.pop(key, None)
+        else:
+            data[key] = "" if value is None else str(value)
+    data["action"] = "start"
+    return data
+
+
+def start_match(
+    client: Any,
+    names: list[str],
+    preset: str = "standard",
+    *,
+    teams: list[int] | None = None,
+    **house_rules: Any,
+) -> str:
+    """Start a match through the setup form; the match token."""
+    data = setup_data(client, names, preset, teams=teams, **house_rules)
+    response = client.post("/new", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)[:3000]
+    return match_token(response.headers["Location"])
+
+
+def hand_data(client: Any, token: str, **fields: Any) -> dict[str, str]:
+    """The hand form of the match page, filled in.
+
+    Fields: ``declarer`` (party index), ``bid``, ``trump``, ``outcome``, ``won``
+    (True/False), ``melds`` and ``tricks`` (lists, ``None`` for empty),
+    ``no_trick`` (list of party indices), or raw form keys.
+    """
+    page = client.get(f"/m/{token}").get_data(as_text=True)
+    data = form_data(page, "hand-form")
+    return fill_hand(data, **fields)
+
+
+def fill_hand(data: dict[str, str], **fields: Any) -> dict[str, str]:
+    """Fill a hand form's data (see :func:`hand_data`)."""
+    data = dict(data)
+    for i, value in enumerate(fields.pop("melds", []) or []):
+        data[f"parties-{i}-melds"] = "" if value is None else str(value)
+    for i, value in enumerate(fields.pop("tricks", []) or []):
+        data[f"parties-{i}-tricks"] = "" if value is None else str(value)
+    for i in fields.pop("no_trick", []) or []:
+        data[f"parties-{i}-no_trick"] = "y"
+    if "won" in fields:
+        won = fields.pop("won")
+        data["won"] = "" if won is None else ("1" if won else "0")
+    for key, value in fields.items():
+        data[key] = "" if value is None else str(value)
+    return data
+
+
+def enter_hand(client: Any, token: str, *, status: int = 302, **fields: Any) -> Any:
+    """Enter a hand through the match page's form (no JavaScript); the response."""
+    data = hand_data(client, token, **fields)
+    response = client.post(f"/m/{token}/hands", data=data)
+    assert response.status_code == status, response.get_data(as_text=True)[:3000]
+    return response
+
+
+def page_text(response: Any) -> str:
+    """A response's HTML with tags removed and whitespace folded (for reading text)."""
+    html = response.get_data(as_text=True) if hasattr(response, "get_data") else response
+    text = re.sub(r"<[^>]+>", " ", html)
+    return " ".join(text.split())

@@ -700,6 +700,7 @@ def check_meld(
 
 
 def _check_copies(plan: _Plan, cards: Counter[Card]) -> None:
+    """MeldError when one group needs a card more often than the deck has it."""
     for card, n in sorted(cards.items(), key=lambda item: plan.order[item[0]]):
         if n <= plan.copies:
             continue
@@ -714,7 +715,8 @@ def _check_copies(plan: _Plan, cards: Counter[Card]) -> None:
         raise MeldError("needs {card} {count} times; the deck has two", card=card.german, count=n)
 
 
-def _refuse_merge(declared: Sequence[Meld], value: int, best: _Choice) -> None:
+def _refuse_merge(declared: Sequence[Meld], value: int, best: _Choice) -> NoReturn:
+    """MeldError for melds of one group that the same cards show as better ones."""
     kinds = {m.kind for m in declared}
     better = {m.kind: m for m in best.melds}
     if DOUBLE_BINOKEL in better and DOUBLE_BINOKEL not in kinds:

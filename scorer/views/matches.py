@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, redirect, request, session, url_for
+from flask import Blueprint, abort, request, session, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -21,7 +21,7 @@ from ..forms import (
     ruleset_from_form,
 )
 from ..rules import PRESETS, RulesError, Ruleset
-from ..web import is_htmx, render, rules_message
+from ..web import go_to, render, rules_message
 from .hands import entry_context
 
 bp = Blueprint("matches", __name__)
@@ -100,12 +100,7 @@ def new() -> WerkzeugResponse:
             error = rules_message(exc)
         else:
             remember(match.session.token)
-            target = url_for("matches.show", token=match.token)
-            if is_htmx():
-                response = redirect(target)
-                response.headers["HX-Redirect"] = target
-                return response
-            return redirect(target)
+            return go_to(url_for("matches.show", token=match.token))
     else:
         error = gettext("Please correct the marked fields.")
     return render(
@@ -149,10 +144,7 @@ def next_match(token: str) -> WerkzeugResponse:
         abort(409)
     later = [m for m in match.session.matches if m.number > match.number]
     new = later[0] if later else services.next_match(match)
-    target = url_for("matches.show", token=new.token)
-    response = redirect(target)
-    response.headers["HX-Redirect"] = target
-    return response
+    return go_to(url_for("matches.show", token=new.token))
 
 
 @bp.get("/m/<token>/rules")
