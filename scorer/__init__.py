@@ -69,9 +69,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         event.listen(Engine, "connect", _sqlite_pragmas)
 
     from . import web
-    from .views import hands, main, matches, melds, sessions, sheets
+    from .views import hands, live, main, matches, melds, sessions, sheets
 
     web.init_app(app)
-    for module in (main, matches, hands, melds, sheets, sessions):
+    for module in (main, matches, hands, melds, sheets, sessions, live):
         app.register_blueprint(module.bp)
     return app

@@ -6,6 +6,7 @@ becomes a form error in the user's language, never a 500.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,12 +31,38 @@ from .rules import (
     SPECIAL_GAMES,
     RulesError,
     Ruleset,
+    check_bid,
     hand_size,
+    replay,
 )
 from .services import HandInput, clean_name
 from .web import rules_message
 
+try:
+    from wtforms.fields.choices import SelectChoice as _SelectChoice
+except ImportError:  # WTForms < 3.3 takes (value, label) tuples
+    _SelectChoice = None
+
 MAX_POINTS = 10_000
+
+
+def choice_list(pairs: Iterable[tuple[str, Any]]) -> list[Any]:
+    """Choices for a SelectField or RadioField from ``(value, label)`` pairs.
+
+    WTForms 3.3 deprecates tuples (a DeprecationWarning, an error under
+    ``filterwarnings = error``) in favour of ``SelectChoice``; older versions
+    only know tuples.  Templates iterate ``field.iter_choices()``, which
+    yields ``(value, label, selected, render_kw)`` in both.
+    """
+    if _SelectChoice is None:
+        return list(pairs)
+    return [_SelectChoice(value, label) for value, label in pairs]
+
+
+def choice_values(choices: Iterable[Any] | None) -> list[str]:
+    """The values of a field's choices, whether pairs or ``SelectChoice``."""
+    return [c.value if hasattr(c, "value") else c[0] for c in choices or ()]
+
 
 # -- the house rules: one row per Ruleset option, with its one-line explanation ----
 
@@ -52,7 +79,7 @@ class RuleOption:
     group: str = "melds"
 
 
-BONUS_HELP = _l("'per_player N' (N × players dealt in), 'flat N', 'half_bid' or 'none'")
+BONUS_HELP = _l("what each opposing party gets besides its melds")
 
 RULE_OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
@@ -292,22 +319,24 @@ class NewMatchForm(FlaskForm):
         StringField(_l("Player"), [Optional(), Length(max=40)]), min_entries=3, max_entries=8
     )
     preset = SelectField(
-        _l("Rules"), choices=[(k, PRESET_LABELS[k]) for k in PRESETS], default="standard"
+        _l("Rules"), choices=choice_list((k, PRESET_LABELS[k]) for k in PRESETS), default="standard"
     )
     teams = BooleanField(_l("Play in teams of two (partners opposite)"))
     team_of = FieldList(
         SelectField(
             _l("Team"),
-            choices=[("0", "A"), ("1", "B"), ("2", "C"), ("3", "D")],
+            choices=choice_list([("0", "A"), ("1", "B"), ("2", "C"), ("3", "D")]),
             validate_choice=False,
         ),
         max_entries=8,
     )
     first_dealer = SelectField(
-        _l("First dealer (Geber)"), choices=[(str(i), str(i + 1)) for i in range(8)], default="0"
+        _l("First dealer (Geber)"),
+        choices=choice_list((str(i), str(i + 1)) for i in range(8)),
+        default="0",
     )
     stake = StringField(_l("Stake (€)"), [Optional(), Length(max=10)])
-    stake_basis = SelectField(_l("Stake per"), choices=STAKE_BASES, default="full")
+    stake_basis = SelectField(_l("Stake per"), choices=choice_list(STAKE_BASES), default="full")
     action = HiddenField()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -317,6 +346,10 @@ class NewMatchForm(FlaskForm):
     def player_names(self) -> list[str]:
         return [clean_name(f.data or "") for f in self.players if (f.data or "").strip()]
 
+    def players_errors(self) -> list[Any]:
+        """The players list's own messages (its ``errors`` also holds one list per entry)."""
+        return [e for e in self.players.errors if not isinstance(e, list | tuple)]
+
     def stake_cents(self) -> int:
         return _euros_to_cents(self.stake.data)
 
@@ -324,9 +357,21 @@ class NewMatchForm(FlaskForm):
         _euros_to_cents(field.data)
 
     def validate_players(self, field: Field) -> None:
+        """Two to eight different names; empty inputs only after the last name.
+
+        An empty seat between two names is a mistake (a player forgotten), not
+        a smaller table: it is marked instead of silently closing the gap.
+        """
         names = self.player_names()
         if len(names) < 2:
             raise ValidationError(_l("Enter at least two players."))
+        entries = list(self.players)
+        filled = [i for i, f in enumerate(entries) if (f.data or "").strip()]
+        gaps = [f for f in entries[: filled[-1]] if not (f.data or "").strip()]
+        for entry in gaps:
+            entry.errors = [*entry.errors, _l("Enter a name.")]
+        if gaps:
+            raise ValidationError(_l("Enter a name for every seat; empty seats go at the end."))
         lowered = [n.lower() for n in names]
         if len(set(lowered)) != len(lowered):
             raise ValidationError(_l("Every player needs a different name."))
@@ -349,7 +394,12 @@ def build_rule_fields(form: NewMatchForm, base: Ruleset, data: Any) -> None:
             choices = list(option.choices or BONUS_CHOICES)
             if default not in [c[0] for c in choices]:
                 choices.append((default, default))
-            f = SelectField(option.label, choices=choices, default=default, description=option.help)
+            f = SelectField(
+                option.label,
+                choices=choice_list(choices),
+                default=default,
+                description=option.help,
+            )
         elif option.kind == "optional_int":
             f = IntegerField(
                 option.label,
@@ -388,6 +438,9 @@ def ruleset_from_form(form: NewMatchForm) -> Ruleset:
     changes["special_values"] = tuple(specials.items())
     changes["team_size"] = 2 if form.teams.data else 1
     ruleset = base.replace(**changes)
+    if ruleset.open_play and len(names) != 2:
+        # open play (melds written during the hand, no bidding) is the two-player game
+        raise RulesError("this game is for two players, not {players}", players=len(names))
     if not ruleset.open_play or ruleset.deck == "piquet":
         hand_size(ruleset, len(names) - (1 if ruleset.dealer_sits_out else 0))
     if ruleset.end == "deals" and ruleset.deals % len(names):
@@ -396,6 +449,8 @@ def ruleset_from_form(form: NewMatchForm) -> Ruleset:
             deals=ruleset.deals,
             players=len(names),
         )
+    # the table as the sheet will replay it (teams, dealer sitting out, deals)
+    replay(ruleset, len(names), [])
     return ruleset
 
 
@@ -442,10 +497,14 @@ class HandForm(FlaskForm):
 
     declarer = SelectField(_l("Declarer (Spielmacher)"), choices=[], validate_choice=False)
     bid = IntegerField(_l("Bid (Reizwert)"), [Optional(), NumberRange(0, MAX_POINTS)])
-    trump = RadioField(_l("Trump"), choices=TRUMPS, validate_choice=False)
-    outcome = RadioField(_l("Outcome"), choices=OUTCOMES, default="played", validate_choice=False)
+    trump = RadioField(_l("Trump"), choices=choice_list(TRUMPS), validate_choice=False)
+    outcome = RadioField(
+        _l("Outcome"), choices=choice_list(OUTCOMES), default="played", validate_choice=False
+    )
     won = RadioField(
-        _l("Result"), choices=[("1", _l("won")), ("0", _l("lost"))], validate_choice=False
+        _l("Result"),
+        choices=choice_list([("1", _l("won")), ("0", _l("lost"))]),
+        validate_choice=False,
     )
     parties = FieldList(FormField(PartyForm), min_entries=2, max_entries=8)
     version = HiddenField()
@@ -453,13 +512,16 @@ class HandForm(FlaskForm):
 
     def setup(self, ruleset: Ruleset, names: list[str], *, has_data: bool) -> None:
         """Fit the form to the match: one line per party, the outcomes this table plays."""
-        self.declarer.choices = [("", "—")] + [(str(i), n) for i, n in enumerate(names)]
+        self.declarer.choices = choice_list(
+            [("", "—")] + [(str(i), n) for i, n in enumerate(names)]
+        )
         outcomes = [
             (value, label)
             for value, label in OUTCOMES
             if value not in SPECIAL_GAMES or ruleset.special_value(value) is not None
         ]
-        self.outcome.choices = outcomes
+        self.outcome.choices = choice_list(outcomes)
+        self.ruleset = ruleset
         if not has_data:
             while len(self.parties) < len(names):
                 self.parties.append_entry()
@@ -482,7 +544,7 @@ class HandForm(FlaskForm):
         if outcome in SPECIAL_GAMES and self.won.data in ("0", "1"):
             won = self.won.data == "1"
         return HandInput(
-            declarer=int(declarer) if declarer not in (None, "", "None") else None,
+            declarer=_party_index(declarer, parties),
             bid=self.bid.data or 0,
             trump=self.trump.data if self.trump.data in ("E", "G", "H", "S") else None,
             outcome=outcome,
@@ -499,7 +561,7 @@ class HandForm(FlaskForm):
             raise ValidationError(_l("Choose the declarer."))
 
     def validate_outcome(self, field: Field) -> None:
-        if field.data not in {v for v, _ in self.outcome.choices}:
+        if field.data not in choice_values(self.outcome.choices):
             raise ValidationError(_l("Choose how the hand went."))
 
     def validate_trump(self, field: Field) -> None:
@@ -510,9 +572,30 @@ class HandForm(FlaskForm):
         if self.outcome.data in SPECIAL_GAMES and field.data not in ("0", "1"):
             raise ValidationError(_l("Won or lost?"))
 
+    def validate(self, extra_validators: Any = None) -> bool:
+        valid = bool(super().validate(extra_validators))
+        # ``Optional()`` ends the bid's validation when it is empty, before validate_bid
+        if (
+            self.outcome.data in ("played", "gone_off", "forfeit")
+            and self.bid.data is None
+            and not self.bid.errors
+        ):
+            self.bid.errors = [*self.bid.errors, _l("Enter the bid.")]
+            valid = False
+        return valid
+
     def validate_bid(self, field: Field) -> None:
-        if self.outcome.data in ("played", "gone_off", "forfeit") and not field.data:
+        """The bid is checked here too, so that it is marked with every other mistake."""
+        if self.outcome.data not in ("played", "gone_off", "forfeit"):
+            return
+        if not field.data:
             raise ValidationError(_l("Enter the bid."))
+        ruleset = getattr(self, "ruleset", None)
+        if ruleset is not None:
+            try:
+                check_bid(ruleset, field.data)
+            except RulesError as exc:
+                raise ValidationError(rules_message(exc)) from None
 
     def add_rules_error(self, error: RulesError) -> None:
         """Put a rules error on the field it is about (the form keeps every value)."""
@@ -532,11 +615,20 @@ class HandForm(FlaskForm):
             self.form_errors.append(message)
 
 
+def _party_index(value: Any, parties: int) -> int | None:
+    """A party index from the form, or None (the live preview runs on unvalidated input)."""
+    text = str(value).strip() if value is not None else ""
+    if text.isdecimal() and int(text) < parties:
+        return int(text)
+    return None
+
+
 def _meld_names(text: str | None) -> list[str] | None:
     if not text:
         return None
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    return names[:40] or None
+    # at most 40 names of at most 40 characters: a hidden field is still user input
+    names = [n.strip()[:40] for n in text.split(",", 40)[:40] if n.strip()]
+    return names or None
 
 
 class TricksForm(FlaskForm):
@@ -549,8 +641,8 @@ class TricksForm(FlaskForm):
 class MeldEntryForm(FlaskForm):
     """One meld written during a two-player hand."""
 
-    party = SelectField(_l("Player"), choices=[("0", "1"), ("1", "2")])
-    trump = RadioField(_l("Trump"), choices=TRUMPS, validate_choice=False)
+    party = SelectField(_l("Player"), choices=choice_list([("0", "1"), ("1", "2")]))
+    trump = RadioField(_l("Trump"), choices=choice_list(TRUMPS), validate_choice=False)
     meld = SelectField(_l("Meld"), choices=[], validate_choice=False)
     points = IntegerField(_l("Points"), [Optional(), NumberRange(1, 5000)])
     version = HiddenField()

@@ -794,3 +794,117 @@ def trick_error_fill(match: Match, tricks: Sequence[int | None]) -> list[int] | 
 
 
 PRESET_NAMES = tuple(PRESETS)
+
+
+# -- sessions, stakes, backup -------------------------------------------------
+
+
+def remember_players(names: Sequence[str]) -> None:
+    """Offer these names again in the autocomplete (no commit)."""
+    _remember_players(names)
+
+
+def settle_mid_hand(match: Match, data: HandInput, hand: Hand) -> Settled:
+    """A two-player hand ended by a meld (``end = at_once``), settled again (for imports)."""
+    return _settle_mid_hand(match, data, hand)
+
+
+def write_settled(hand: Hand, settled: Settled) -> None:
+    """Store a settled hand's lines on ``hand`` (no history, no commit; for imports)."""
+    _write(hand, settled)
+
+
+def refresh_end(match: Match) -> None:
+    """Recompute the stored end and winners of a match (no commit)."""
+    _after_change(match)
+
+
+@dataclass
+class MatchMoney:
+    """One match of a session with what it costs every player (finished matches only)."""
+
+    match: Match
+    sheet: Sheet
+    payments: dict[str, int]
+    error: str | None = None
+
+
+@dataclass
+class Settlement:
+    """The money of a session: per match, per player, and the fewest transfers."""
+
+    session: GameSession
+    matches: list[MatchMoney]
+    balances: dict[str, int]
+    transfers: list[tuple[str, str, int]]
+    error: RulesError | None = None
+
+    @property
+    def open_matches(self) -> int:
+        return sum(1 for m in self.matches if not m.sheet.finished)
+
+
+def match_payments(match: Match, current: Sheet, stake_cents: int, basis: str) -> dict[str, int]:
+    """Net cents per player for one finished match.
+
+    Every player gets the total of his party; in team play both partners of
+    the winning team are winners, so each partner pays or receives the team's
+    amount (RULES.md section 7).
+    """
+    from .rules import stake_payments
+
+    totals = {seat.name: current.totals[seat.party] for seat in match.seats}
+    winners = [seat.name for seat in match.seats if seat.party in current.winners]
+    return stake_payments(totals, winners, stake_cents, basis)
+
+
+def settlement(row: GameSession) -> Settlement:
+    """Balances over the session's finished matches and the fewest transfers that settle them."""
+    from .rules import minimal_transfers
+
+    balances: dict[str, int] = {}
+    matches: list[MatchMoney] = []
+    for match in row.matches:
+        current = sheet(match)
+        for seat in match.seats:
+            balances.setdefault(seat.name, 0)
+        payments: dict[str, int] = {}
+        problem: str | None = None
+        if current.finished:
+            try:
+                payments = match_payments(match, current, row.stake_cents, row.stake_basis)
+            except RulesError as exc:
+                problem = str(exc)
+            for name, cents in payments.items():
+                balances[name] += cents
+        matches.append(MatchMoney(match=match, sheet=current, payments=payments, error=problem))
+    try:
+        transfers = minimal_transfers(balances)
+    except RulesError as exc:
+        return Settlement(row, matches, balances, [], error=exc)
+    return Settlement(row, matches, balances, transfers)
+
+
+def set_stake(row: GameSession, stake_cents: int, basis: str) -> None:
+    """Change the session's stake; the settlement follows (committed)."""
+    from .rules import BASES
+
+    if basis not in BASES or not 0 <= stake_cents <= 100_000:
+        raise RulesError("the stake must be 0 to 1000 € per {basis}", basis=basis)
+    row.stake_cents = stake_cents
+    row.stake_basis = basis
+    row.updated_at = utcnow()
+    db.session.commit()
+
+
+def import_backup(raw: bytes | str) -> list[GameSession]:
+    """Import a backup file in one transaction: all of it, or nothing (BackupError)."""
+    from . import backup
+
+    try:
+        rows = backup.load(backup.parse(raw))
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return rows

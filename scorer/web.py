@@ -98,6 +98,18 @@ def meld_label(name: str) -> str:
     return fixed.get(name, name)
 
 
+def bonus_label(spec: str) -> str:
+    """A going-off or failed bonus setting in words: ``per_player 10`` → "10 per player"."""
+    kind, _, amount = spec.partition(" ")
+    if kind == "per_player":
+        return gettext("%(n)s per player dealt in", n=amount)
+    if kind == "flat":
+        return gettext("%(n)s each", n=amount)
+    if kind == "half_bid":
+        return gettext("half the bid")
+    return gettext("nothing")
+
+
 def signed(points: int | None) -> str:
     """A result as the sheet writes it: losses in brackets, ``(−400)``."""
     if points is None:
@@ -157,6 +169,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(500, _server_error)
     app.jinja_env.filters["signed"] = signed
     app.jinja_env.filters["money"] = money
+    app.jinja_env.filters["bonus"] = bonus_label
     app.jinja_env.globals["get_locale"] = get_locale
     app.jinja_env.globals["rules_message"] = rules_message
     app.jinja_env.globals["meld_label"] = meld_label

@@ -1,5 +1,269 @@
 // scorer.js — the few behaviours htmx does not give; no inline script (CSP).
 // Every form still works without it by POST-redirect-GET.
+//
+// 1. The hand form survives a lost connection.  What is typed is kept in
+//    localStorage (per match); a hand that could not be sent stays in the
+//    form, a message says so (texts come from the page, in its language), and
+//    it is sent again — with the same idempotency key, so the server can never
+//    save it twice — as soon as the phone is online again, also after a reload.
+// 2. The read-only pages poll a fragment; an unchanged answer (the server said
+//    304, the browser gave us its cached copy) is not swapped in again.
 (function () {
   "use strict";
+
+  var RETRY_MS = 3000;
+  var SEND_TIMEOUT_MS = 15000;
+  // connection trouble: nothing came back, or a proxy in front of a restarting app
+  var RETRYABLE = { 0: true, 502: true, 503: true, 504: true };
+
+  var inflight = null; // the XMLHttpRequest of a hand being sent
+  var timer = null;
+  var lastLive = {};
+
+  // -- storage (private mode or a full disk must not break the form) -------
+
+  function read(key) {
+    try {
+      return JSON.parse(window.localStorage.getItem(key) || "null");
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function write(key, value) {
+    try {
+      window.localStorage.setItem(key, JSON.stringify(value));
+    } catch (e) {
+      /* nothing to do: the form itself still holds the entry */
+    }
+  }
+
+  function forget(key) {
+    try {
+      window.localStorage.removeItem(key);
+    } catch (e) {
+      /* see write */
+    }
+  }
+
+  // -- the hand form -------------------------------------------------------
+
+  function boxOf(form) {
+    return form ? form.closest("[data-draft-key]") : null;
+  }
+
+  function handForm() {
+    var form = document.getElementById("hand-form");
+    return boxOf(form) ? form : null;
+  }
+
+  function keyOf(form) {
+    return boxOf(form).getAttribute("data-draft-key");
+  }
+
+  function text(form, name) {
+    return boxOf(form).getAttribute("data-" + name + "-text") || "";
+  }
+
+  function fieldsOf(form) {
+    var pairs = [];
+    new FormData(form).forEach(function (value, name) {
+      if (name !== "csrf_token" && typeof value === "string") {
+        pairs.push([name, value]);
+      }
+    });
+    return pairs;
+  }
+
+  function store(form, pending) {
+    var key = keyOf(form);
+    var before = read(key) || {};
+    write(key, {
+      fields: fieldsOf(form),
+      pending: pending === undefined ? Boolean(before.pending) : pending,
+      at: Date.now(),
+    });
+  }
+
+  function say(form, message) {
+    var note = form.querySelector(".offline-note");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "flash flash-error offline-note";
+      note.setAttribute("role", "status");
+      form.insertBefore(note, form.firstChild);
+    }
+    note.textContent = message;
+    note.hidden = !message;
+  }
+
+  function restore(form) {
+    var saved = read(keyOf(form));
+    form.setAttribute("data-restored", "1");
+    if (!saved || !saved.fields) {
+      return null;
+    }
+    // A draft takes this page's version and key (a new hand); a hand already
+    // sent keeps its own, so sending it again cannot make a second hand.
+    var keepPage = saved.pending ? {} : { version: true, idempotency_key: true };
+    var values = {};
+    saved.fields.forEach(function (pair) {
+      (values[pair[0]] = values[pair[0]] || []).push(pair[1]);
+    });
+    var changed = null;
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || el.name === "csrf_token" || keepPage[el.name]) {
+        return;
+      }
+      var mine = values[el.name] || [];
+      if (el.type === "checkbox" || el.type === "radio") {
+        el.checked = mine.indexOf(el.value) !== -1;
+      } else if (el.type !== "submit" && el.type !== "button" && mine.length) {
+        el.value = mine[0];
+      } else {
+        return;
+      }
+      changed = changed || el;
+    });
+    if (changed) {
+      // the live result under the form follows the restored values
+      changed.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+    return saved;
+  }
+
+  function stopRetrying() {
+    if (timer) {
+      window.clearInterval(timer);
+      timer = null;
+    }
+  }
+
+  function retrySoon() {
+    if (!timer) {
+      timer = window.setInterval(sendAgain, RETRY_MS);
+    }
+  }
+
+  function sendAgain() {
+    var form = handForm();
+    var saved = form ? read(keyOf(form)) : null;
+    if (!saved || !saved.pending) {
+      stopRetrying();
+      return;
+    }
+    if (!navigator.onLine || inflight || form.classList.contains("htmx-request")) {
+      return;
+    }
+    say(form, text(form, "retry"));
+    if (typeof form.requestSubmit === "function") {
+      form.requestSubmit();
+    } else {
+      window.htmx.trigger(form, "submit");
+    }
+  }
+
+  function keepForLater(form) {
+    store(form, true);
+    say(form, text(form, "offline"));
+    retrySoon();
+  }
+
+  function setUp() {
+    var form = handForm();
+    if (!form || form.getAttribute("data-restored")) {
+      return;
+    }
+    var saved = restore(form);
+    if (saved && saved.pending) {
+      say(form, text(form, "offline"));
+      retrySoon();
+      sendAgain();
+    } else if (saved) {
+      say(form, text(form, "restored"));
+    }
+  }
+
+  function onEdit(evt) {
+    var form = evt.target.closest ? evt.target.closest("#hand-form") : null;
+    if (form && boxOf(form)) {
+      store(form);
+    }
+  }
+
+  document.addEventListener("input", onEdit);
+  document.addEventListener("change", onEdit);
+
+  document.addEventListener("htmx:configRequest", function (evt) {
+    if (evt.detail.elt === handForm()) {
+      // a request that hangs in a dead spot counts as lost; it is sent again
+      evt.detail.timeout = SEND_TIMEOUT_MS;
+    }
+  });
+
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    var form = handForm();
+    var sending = form && evt.detail.elt === form;
+    if (!navigator.onLine) {
+      // known to be offline: do not even try (no errors, no lost polls)
+      evt.preventDefault();
+      if (sending) {
+        keepForLater(form);
+      }
+      return;
+    }
+    if (sending) {
+      store(form, true); // until the server confirms, this hand is "sent, not saved"
+      inflight = evt.detail.xhr;
+    }
+  });
+
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    if (!inflight || evt.detail.xhr !== inflight) {
+      return;
+    }
+    inflight = null;
+    var status = evt.detail.xhr.status;
+    var form = handForm();
+    if (RETRYABLE[status]) {
+      if (form) {
+        keepForLater(form);
+      }
+      return;
+    }
+    var key = form ? keyOf(form) : null;
+    if (status >= 200 && status < 300) {
+      if (key) {
+        forget(key);
+      }
+      stopRetrying();
+      return;
+    }
+    // 409 (someone else saved first) or 422 (not a valid hand): the answer is
+    // on the page; what was typed stays as a draft for the fresh form.
+    stopRetrying();
+    var saved = key ? read(key) : null;
+    if (saved) {
+      saved.pending = false;
+      write(key, saved);
+    }
+  });
+
+  // -- the read-only pages --------------------------------------------------
+
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var target = evt.detail.target;
+    if (!target || !target.hasAttribute("data-live") || evt.detail.xhr.status !== 200) {
+      return;
+    }
+    var body = evt.detail.xhr.responseText;
+    if (lastLive[target.id] === body) {
+      evt.detail.shouldSwap = false;
+    }
+    lastLive[target.id] = body;
+  });
+
+  document.addEventListener("htmx:afterSettle", setUp);
+  document.addEventListener("DOMContentLoaded", setUp);
+  window.addEventListener("online", sendAgain);
 })();

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 pybabel=.venv/bin/pybabel
 $pybabel extract -F scorer/translations/babel.cfg -o scorer/translations/messages.pot \
   -k _l -k lazy_gettext -k RulesError -k CardError -k MeldError -k TrickError -k BidError \
-  --no-location --sort-output --omit-header -c TRANSLATORS: . >/dev/null
+  --no-location --sort-output --omit-header -c TRANSLATORS: --ignore-dirs='.* node_modules' . >/dev/null
 if [ -f scorer/translations/de/LC_MESSAGES/messages.po ]; then
   $pybabel update -i scorer/translations/messages.pot -d scorer/translations -l de --no-fuzzy-matching --ignore-obsolete >/dev/null
 else

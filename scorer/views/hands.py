@@ -8,22 +8,21 @@ An invalid hand comes back as the form with status 422, every value kept.
 
 from __future__ import annotations
 
-import contextlib
 import secrets
 from typing import Any
 
-from flask import Blueprint, abort, redirect, request, url_for
+from flask import Blueprint, abort, request, url_for
 from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import services
-from ..forms import ConfirmForm, HandForm, MeldEntryForm, TricksForm
+from ..forms import ConfirmForm, HandForm, MeldEntryForm, TricksForm, choice_list
 from ..models import Hand, Match
 from ..rules import PRESETS, RulesError, hand_size
 from ..rules.melds import available_melds, meld_points
 from ..services import ConflictError, MatchOverError, Sheet
-from ..web import is_htmx, render, rules_message
+from ..web import go_to, is_htmx, render, rules_message
 
 bp = Blueprint("hands", __name__)
 
@@ -165,16 +164,20 @@ def _save(match: Match, hand: Hand | None) -> WerkzeugResponse:
         except RulesError as exc:
             form.add_rules_error(exc)
         else:
-            target = url_for("matches.show", token=match.token)
-            if is_htmx():
+            if is_htmx() and hand is None:
                 return _fresh_page(match)
-            return redirect(target)
+            # a correction is made on its own page: back to the sheet (HX-Redirect for htmx)
+            return go_to(url_for("matches.show", token=match.token))
     else:
         error = gettext("Please correct the marked fields.")
     if status == 409:
         fresh = services.sheet(match)
         context = entry_context(match, fresh, error=error)
-        return render("matches/show.html", "matches/_content.html", status=409, **context)
+        response = render("matches/show.html", "matches/_content.html", status=409, **context)
+        # the form targets itself; the current state replaces the whole match content
+        response.headers["HX-Retarget"] = "#match-content"
+        response.headers["HX-Reswap"] = "outerHTML"
+        return response
     context = entry_context(
         match,
         sheet,
@@ -208,7 +211,13 @@ def edit(token: str, hand_id: int) -> WerkzeugResponse:
     """The correction form of a saved hand."""
     match = services.get_match(token)
     hand = services.get_hand(match, hand_id)
-    if hand.status != "closed" or hand.ended_mid_hand or hand.outcome == "open_play":
+    # a struck hand is restored before it is corrected (its update would be refused)
+    if (
+        hand.status != "closed"
+        or hand.ended_mid_hand
+        or hand.outcome == "open_play"
+        or hand.deleted_at is not None
+    ):
         abort(404)
     sheet = services.sheet(match)
     form = hand_form(match, sheet, hand)
@@ -225,10 +234,7 @@ def update(token: str, hand_id: int) -> WerkzeugResponse:
     hand = services.get_hand(match, hand_id)
     if hand.deleted_at is not None or hand.outcome == "open_play":
         abort(404)
-    response = _save(match, hand)
-    if response.status_code in (302, 200) and not is_htmx():
-        return redirect(url_for("matches.show", token=match.token))
-    return response
+    return _save(match, hand)
 
 
 @bp.get("/m/<token>/hands/<int:hand_id>")
@@ -269,9 +275,8 @@ def _change(token: str, hand_id: int, action: str) -> WerkzeugResponse:
             status=409,
             **entry_context(match, sheet, error=error),
         )
-    if is_htmx():
-        return _fresh_page(match)
-    return redirect(url_for("matches.show", token=match.token))
+    # the buttons sit on the hand's own page: back to the sheet
+    return go_to(url_for("matches.show", token=match.token))
 
 
 @bp.post("/m/<token>/hands/<int:hand_id>/delete")
@@ -306,13 +311,13 @@ def two_player_context(
     if meld_form is None:
         meld_form = MeldEntryForm(formdata=None)
         meld_form.version.data = str(match.version)
-    meld_form.party.choices = [(str(i), n) for i, n in enumerate(sheet.parties)]
+    meld_form.party.choices = choice_list((str(i), n) for i, n in enumerate(sheet.parties))
     trump = sheet.open_hand.trump if sheet.open_hand else None
     if meld_form.trump.data in ("E", "G", "H", "S"):
         trump = meld_form.trump.data
     meld_form.trump.data = trump
     names = available_melds(ruleset, trump)
-    meld_form.meld.choices = [(n, n) for n in names]
+    meld_form.meld.choices = choice_list((n, n) for n in names)
     if tricks_form is None:
         tricks_form = TricksForm(formdata=None)
         tricks_form.version.data = str(match.version)
@@ -323,10 +328,21 @@ def two_player_context(
         "tricks_form": tricks_form,
         "melds_so_far": melds_so_far,
         "meld_names": names,
-        "meld_values": {n: meld_points(n, trump, ruleset) for n in names},
+        "meld_values": {n: _meld_value(n, trump, ruleset) for n in names},
         "trump": trump,
         "live_totals": [t + m for t, m in zip(sheet.totals, melds_so_far, strict=True)],
     }
+
+
+def _meld_value(name: str, trump: str | None, ruleset: Any) -> int:
+    """A meld button's points; before the trump is chosen, a meld that exists only
+    in trump (the Swiss family) is valued as if its suit were trump."""
+    try:
+        return meld_points(name, trump, ruleset)
+    except RulesError:
+        if trump is not None:
+            raise
+        return meld_points(name, name.rpartition(" ")[2], ruleset)
 
 
 @bp.post("/m/<token>/melds")
@@ -359,7 +375,7 @@ def write_meld(token: str) -> WerkzeugResponse:
     if error is None:
         if is_htmx():
             return _fresh_page(match)
-        return redirect(url_for("matches.show", token=match.token))
+        return go_to(url_for("matches.show", token=match.token))
     sheet = services.sheet(match)
     return render(
         "matches/show.html",
@@ -376,12 +392,14 @@ def remove_meld(token: str, entry_id: int) -> WerkzeugResponse:
     form = ConfirmForm()
     if not form.validate():
         abort(400)
-    with contextlib.suppress(ConflictError):
-        # a stale page still takes its meld back; the fresh page shows the state
+    try:
         services.remove_meld(match, entry_id, _version(form))
+    except ConflictError:
+        # a stale page still takes its meld back (the id names it); the fresh page shows the state
+        services.remove_meld(match, entry_id)
     if is_htmx():
         return _fresh_page(match)
-    return redirect(url_for("matches.show", token=match.token))
+    return go_to(url_for("matches.show", token=match.token))
 
 
 @bp.post("/m/<token>/finish")
@@ -406,7 +424,7 @@ def finish(token: str) -> WerkzeugResponse:
     if error is None:
         if is_htmx():
             return _fresh_page(match)
-        return redirect(url_for("matches.show", token=match.token))
+        return go_to(url_for("matches.show", token=match.token))
     sheet = services.sheet(match)
     context = entry_context(match, sheet, error=error)
     context.update(two_player_context(match, sheet, tricks_form=form))

@@ -130,7 +130,7 @@ def show(token: str) -> WerkzeugResponse:
     remember(match.session.token)
     sheet = services.sheet(match)
     context = entry_context(match, sheet)
-    return render("matches/show.html", **context)
+    return render("matches/show.html", "matches/_content.html", **context)
 
 
 @bp.post("/m/<token>/next")

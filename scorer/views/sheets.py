@@ -1,7 +1,46 @@
-"""Blueprint 'sheets' (being built)."""
+"""The paper trail of a match: the score sheet as PDF (A4) and as CSV for spreadsheets."""
 
 from __future__ import annotations
 
-from flask import Blueprint
+import re
+
+from flask import Blueprint, Response
+
+from .. import services
+from ..backup import sheet_csv
+from ..pdf import match_pdf
 
 bp = Blueprint("sheets", __name__)
+
+
+def file_name(*parts: object, ext: str) -> str:
+    """A plain ASCII download name: ``binokel-kegelabend-match-2.pdf``."""
+    text = "-".join(str(p) for p in parts if str(p))
+    text = re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()[:60] or "binokel"
+    return f"{text}.{ext}"
+
+
+def download(data: bytes, mimetype: str, name: str, *, inline: bool = False) -> Response:
+    """Bytes as a file response that caches are told not to keep."""
+    response = Response(data, mimetype=mimetype)
+    kind = "inline" if inline else "attachment"
+    response.headers["Content-Disposition"] = f'{kind}; filename="{name}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/m/<token>/sheet.pdf")
+def pdf(token: str) -> Response:
+    """The score sheet of a match as a PDF (A4 portrait, for printing and signing)."""
+    match = services.get_match(token)
+    name = file_name("binokel", match.session.title, "match", match.number, ext="pdf")
+    return download(match_pdf(match), "application/pdf", name, inline=True)
+
+
+@bp.get("/m/<token>/sheet.csv")
+def csv(token: str) -> Response:
+    """The sheet as CSV: semicolons, UTF-8 with BOM (opens in German Excel by double click)."""
+    match = services.get_match(token)
+    data = sheet_csv(services.sheet(match))
+    name = file_name("binokel", match.session.title, "match", match.number, ext="csv")
+    return download(data, "text/csv; charset=utf-8", name)

@@ -140,7 +140,7 @@ def make_page(browser: Any, live_server: LiveServer) -> Iterator[Callable[..., A
         page.on(
             "console",
             lambda msg: (
-                problems.append(f"console {msg.type}: {msg.text}")
+                problems.append(f"console {msg.type} at {msg.location.get('url')}: {msg.text}")
                 if msg.type == "error" and not msg.text.startswith(HARMLESS_CONSOLE)
                 else None
             ),
@@ -171,7 +171,10 @@ def take_shot(page: Any, name: str) -> Path:
     """Save a full-page screenshot as ``test-artifacts/screens/<name>.png``."""
     SCREENS.mkdir(parents=True, exist_ok=True)
     path = SCREENS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    # scrolled, the sticky top bar would be drawn in the middle of the picture
+    page.evaluate("() => window.scrollTo(0, 0)")
+    # caret="initial": hiding the caret injects a style that the CSP refuses (noise)
+    page.screenshot(path=str(path), full_page=True, caret="initial")
     return path
 
 

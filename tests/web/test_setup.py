@@ -90,7 +90,9 @@ def test_kreuzbinokel_pairs_partners_opposite(app: Flask, client: FlaskClient) -
 
 
 def test_kreuzbinokel_schreiber_changes_the_pairing(app: Flask, client: FlaskClient) -> None:
-    token = start_match(client, ["Anna", "Bert", "Carl", "Dora"], "kreuzbinokel", teams=[0, 0, 1, 1])
+    token = start_match(
+        client, ["Anna", "Bert", "Carl", "Dora"], "kreuzbinokel", teams=[0, 0, 1, 1]
+    )
     _, seats, *_ = match_row(app, token)
     assert [p for _, p in seats] == [0, 0, 1, 1]
     text = page_text(client.get(f"/m/{token}?lang=en"))
@@ -164,7 +166,9 @@ def test_deals_not_a_multiple_of_the_players_refused(app: Flask, client: FlaskCl
 
 
 def test_stake_and_first_dealer(app: Flask, client: FlaskClient) -> None:
-    token = start_match(client, ["A", "B", "C"], stake="0,10", stake_basis="started", first_dealer=2)
+    token = start_match(
+        client, ["A", "B", "C"], stake="0,10", stake_basis="started", first_dealer=2
+    )
     _, _, first, stake, basis = match_row(app, token)
     assert (first, stake, basis) == (2, 10, "started")
     text = page_text(client.get(f"/m/{token}?lang=en"))
@@ -311,3 +315,12 @@ def test_rules_page(client: FlaskClient) -> None:
     assert "4 players in 2 teams of two." in text
     assert "Every hand has 250 trick points" in text
     assert "The match ends after a won game once a party has 1000." in text
+
+
+def test_two_player_game_needs_two_players(app: Flask, client: FlaskClient) -> None:
+    data = setup_data(client, ["Anna", "Bert"], "zweier")
+    data["players-2"] = "Carl"
+    response = client.post("/new?lang=en", data=data)
+    assert response.status_code == 422
+    assert "this game is for two players, not 3" in page_text(response)
+    assert count(app, Match) == 0

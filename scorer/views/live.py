@@ -1,0 +1,159 @@
+"""The read-only share links: a match or a whole session, updating itself, and its QR code.
+
+Everything here is a GET and reads by ``view_token`` only, so a share link can
+look but never change anything.  The pages poll a fragment every few seconds
+(htmx); the fragment answers a conditional GET with 304 while nothing has
+changed, so the phones and the TV watching a table cost almost nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import segno
+from flask import Blueprint, Response, abort, make_response, request, url_for
+from flask_babel import get_locale
+from sqlalchemy import select
+from werkzeug.http import is_resource_modified
+from werkzeug.wrappers import Response as WerkzeugResponse
+
+from .. import services
+from ..extensions import db
+from ..models import GameSession, Match
+from ..web import render
+
+bp = Blueprint("live", __name__)
+
+# how often the read-only pages ask for news (the fragment's hx-trigger)
+POLL = "every 3s"
+
+
+def _session_for_view(view_token: str) -> GameSession:
+    row = db.session.execute(
+        select(GameSession).where(GameSession.view_token == view_token)
+    ).scalar_one_or_none()
+    if row is None:
+        abort(404)
+    return row
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC)
+
+
+def _read_only(response: WerkzeugResponse) -> WerkzeugResponse:
+    """Share links are not for search engines; every poll asks the server again."""
+    response.headers["X-Robots-Tag"] = "noindex, nofollow"
+    response.cache_control.private = True
+    response.cache_control.no_cache = True
+    return response
+
+
+def _conditional(
+    tag: str, last_modified: datetime, build: Callable[[], WerkzeugResponse]
+) -> WerkzeugResponse:
+    """``build()`` the response, or 304 when the client's copy is still current.
+
+    The tag carries the language too: the same match reads differently in German.
+    """
+    etag = hashlib.sha256(f"{tag}/{get_locale()}".encode()).hexdigest()[:20]
+    if is_resource_modified(request.environ, etag=etag, last_modified=last_modified):
+        response = build()
+    else:
+        response = make_response("", 304)
+    response.set_etag(etag)
+    response.last_modified = last_modified
+    response.vary.update(("HX-Request", "Cookie"))
+    return _read_only(response)
+
+
+def _match_context(match: Match) -> dict[str, object]:
+    later = [m for m in match.session.matches if m.number > match.number]
+    return {
+        "match": match,
+        "sheet": services.sheet(match),
+        "next_match": later[0] if later else None,
+        "poll": POLL,
+    }
+
+
+def _match_tag(match: Match) -> str:
+    # the number of matches too: the fragment links to the next match once it exists
+    return f"m{match.id}.v{match.version}.n{len(match.session.matches)}"
+
+
+@bp.get("/v/<view_token>")
+def match(view_token: str) -> WerkzeugResponse:
+    """A match, read-only: progress, who deals, the sheet; it updates itself."""
+    row = services.get_match_for_view(view_token)
+    return _read_only(render("live/match.html", "live/_match.html", **_match_context(row)))
+
+
+@bp.get("/v/<view_token>/sheet")
+def match_sheet(view_token: str) -> WerkzeugResponse:
+    """The part of the read-only match page that changes (polled; 304 when unchanged)."""
+    row = services.get_match_for_view(view_token)
+    return _conditional(
+        _match_tag(row),
+        _utc(row.updated_at),
+        lambda: render("live/_match.html", **_match_context(row)),
+    )
+
+
+def _session_context(row: GameSession) -> dict[str, object]:
+    matches = [(m, services.sheet(m)) for m in row.matches]
+    return {"game_session": row, "matches": matches, "poll": POLL}
+
+
+def _session_tag(row: GameSession) -> tuple[str, datetime]:
+    versions = ",".join(f"{m.id}:{m.version}" for m in row.matches)
+    changed = max([row.updated_at, *(m.updated_at for m in row.matches)])
+    return f"s{row.id}[{versions}]", _utc(changed)
+
+
+@bp.get("/v/s/<view_token>")
+def session(view_token: str) -> WerkzeugResponse:
+    """A session, read-only: every match with its totals (a TV at the club)."""
+    row = _session_for_view(view_token)
+    return _read_only(render("live/session.html", "live/_session.html", **_session_context(row)))
+
+
+@bp.get("/v/s/<view_token>/sheet")
+def session_sheet(view_token: str) -> WerkzeugResponse:
+    """The polled part of the read-only session page (304 when unchanged)."""
+    row = _session_for_view(view_token)
+    tag, changed = _session_tag(row)
+    return _conditional(
+        tag, changed, lambda: render("live/_session.html", **_session_context(row))
+    )
+
+
+def _qr(url: str) -> Response:
+    """A QR code of ``url`` as SVG (no inline styles: presentation attributes only)."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(
+        out, kind="svg", scale=5, border=2, xmldecl=False, dark="#1d1d1b", light="#ffffff"
+    )
+    response = make_response(out.getvalue())
+    response.mimetype = "image/svg+xml"
+    # the picture of a link never changes; the link itself is the secret
+    response.cache_control.private = True
+    response.cache_control.max_age = 24 * 60 * 60
+    return response
+
+
+@bp.get("/v/<view_token>/qr.svg")
+def match_qr(view_token: str) -> Response:
+    """The QR code of a match's read-only link."""
+    row = services.get_match_for_view(view_token)
+    return _qr(url_for("live.match", view_token=row.view_token, _external=True))
+
+
+@bp.get("/v/s/<view_token>/qr.svg")
+def session_qr(view_token: str) -> Response:
+    """The QR code of a session's read-only link."""
+    row = _session_for_view(view_token)
+    return _qr(url_for("live.session", view_token=row.view_token, _external=True))

@@ -1,0 +1,76 @@
+"""The read-only link in a browser: the share section, and a spectator's page that follows the match."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scorer import services
+from scorer.extensions import db
+from scorer.models import Match
+from scorer.rules import PRESETS
+from tests.e2e.conftest import LiveServer, fits_width
+from tests.e2e.test_offline import fill_hand, snapshot
+
+pytestmark = pytest.mark.e2e
+
+ROWS = "#sheet tbody tr[id^=hand-]"
+
+
+def new_match(live: LiveServer) -> tuple[str, str]:
+    with live.app.app_context():
+        match: Match = services.start_match(
+            names=["Anna", "Berta", "Carl"], ruleset=PRESETS["standard"], title="Stammtisch"
+        )
+        tokens = (match.token, match.view_token)
+        db.session.remove()
+    return tokens
+
+
+def test_the_share_section_shows_the_qr_code_and_the_read_only_link(
+    page: Page, live_server: LiveServer
+) -> None:
+    token, view = new_match(live_server)
+    page.goto(f"/m/{token}")
+    page.locator("#share summary").click()
+    qr = page.locator("#share img.qr")
+    expect(qr).to_be_visible()
+    assert page.evaluate("() => document.querySelector('#share img.qr').naturalWidth") > 100
+    expect(page.locator("#share-url")).to_have_value(live_server.url + f"/v/{view}")
+    assert fits_width(page)
+    snapshot(page, "share-section")
+
+
+def test_a_spectator_sees_each_hand_within_seconds(
+    make_page: Callable[..., Any], live_server: LiveServer
+) -> None:
+    token, view = new_match(live_server)
+    spectator = make_page()
+    polls: list[str | None] = []
+    spectator.on(
+        "request",
+        lambda r: polls.append(r.all_headers().get("if-none-match"))
+        if r.url.endswith("/sheet")
+        else None,
+    )
+    spectator.goto(f"/v/{view}")
+    expect(spectator.locator(ROWS)).to_have_count(0)
+    assert spectator.locator("form").count() == 0
+
+    schreiber = make_page()
+    schreiber.goto(f"/m/{token}")
+    fill_hand(schreiber)
+    schreiber.locator("#hand-form button[type=submit]").click()
+    expect(schreiber.locator(ROWS)).to_have_count(1)
+
+    # no reload: the page asks every 3 s and swaps the new sheet in
+    expect(spectator.locator(ROWS)).to_have_count(1, timeout=7_000)
+    expect(spectator.locator("#progress")).to_contain_text("(−600)")
+    spectator.wait_for_timeout(6_500)  # two more polls with nothing new
+    # the browser revalidates its copy: unchanged polls are answered with 304 and no body
+    assert len(polls) >= 3 and all(polls[1:]), polls
+    assert fits_width(spectator)
+    snapshot(spectator, "live-view")

@@ -1,0 +1,186 @@
+"""The hand form when the connection goes: nothing typed is lost, no hand is saved twice.
+
+static/scorer.js keeps the form, says so in the page's language, stores the
+fields in localStorage and sends the hand again — with the same idempotency key
+— once the phone is online.  These tests cut the connection in Chromium and
+count the hands in the database afterwards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from sqlalchemy import func, select
+
+from scorer import services
+from scorer.extensions import db
+from scorer.models import Hand
+from scorer.rules import PRESETS
+from tests.e2e.conftest import PHONE, SCREENS, LiveServer
+
+pytestmark = pytest.mark.e2e
+
+ROWS = "#sheet tbody tr[id^=hand-]"
+
+
+def new_match(live: LiveServer) -> str:
+    with live.app.app_context():
+        match = services.start_match(names=["Anna", "Berta", "Carl"], ruleset=PRESETS["standard"])
+        token = match.token
+        db.session.remove()
+    return token
+
+
+def hands_saved(live: LiveServer) -> int:
+    with live.app.app_context():
+        count = db.session.execute(select(func.count()).select_from(Hand)).scalar_one()
+        db.session.remove()
+    return int(count)
+
+
+def choose(page: Page, fieldset: str, value: str) -> None:
+    page.locator(f"#{fieldset} label:has(input[value='{value}'])").click()
+
+
+def fill_hand(page: Page) -> None:
+    """Anna plays 300 in Herz and fails (the same hand in every test)."""
+    choose(page, "declarer-set", "0")
+    page.locator("#bid").fill("300")
+    choose(page, "trump-set", "H")
+    page.locator("#parties-0-melds").fill("100")
+    page.locator("#parties-0-tricks").fill("180")
+    page.locator("#parties-1-tricks").fill("60")
+    expect(page.locator("#live-result")).to_be_visible()
+
+
+def stored(page: Page, token: str) -> Any:
+    return page.evaluate(f"() => JSON.parse(localStorage.getItem('scorer.hand.{token}'))")
+
+
+def snapshot(page: Page, name: str) -> None:
+    """A screenshot that leaves the page alone: Playwright's default hides the caret with a
+    style attribute on every input, which htmx copies on its next swap (a CSP error)."""
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("() => window.scrollTo(0, 0)")  # the sticky top bar stays on top
+    page.screenshot(path=str(SCREENS / f"{name}.png"), full_page=True, caret="initial")
+
+
+def save(page: Page) -> None:
+    page.locator("#hand-form button[type=submit]").click()
+
+
+def test_a_hand_sent_offline_is_kept_and_saved_once_when_back_online(
+    page: Page, live_server: LiveServer
+) -> None:
+    token = new_match(live_server)
+    page.goto(f"/m/{token}")
+    fill_hand(page)
+    key = page.locator("#hand-form input[name=idempotency_key]").input_value()
+
+    page.context.set_offline(True)
+    save(page)
+    note = page.locator("#hand-form .offline-note")
+    expect(note).to_be_visible()
+    expect(note).to_have_text(page.locator("#entry").get_attribute("data-offline-text") or "-")
+    # the form is as it was, and its fields are on the phone
+    expect(page.locator("#bid")).to_have_value("300")
+    expect(page.locator("#parties-0-melds")).to_have_value("100")
+    saved = stored(page, token)
+    assert saved["pending"] is True
+    assert ["idempotency_key", key] in saved["fields"]
+    assert ["bid", "300"] in saved["fields"]
+    snapshot(page, "offline-kept")
+    assert hands_saved(live_server) == 0
+
+    page.context.set_offline(False)
+    expect(page.locator(ROWS)).to_have_count(1, timeout=10_000)
+    assert hands_saved(live_server) == 1
+    assert stored(page, token) is None
+    expect(page.locator("#bid")).to_have_value("")  # a fresh form for the next hand
+    page.wait_for_timeout(4_000)  # no late second attempt
+    assert hands_saved(live_server) == 1
+
+
+@pytest.fixture
+def lossy_page(browser: Any, live_server: LiveServer) -> Iterator[Page]:
+    """A phone page whose console may show htmx's own log of a lost request, nothing else."""
+    context = browser.new_context(viewport=PHONE, locale="de-DE", base_url=live_server.url)
+    context.set_default_timeout(5_000)
+    problems: list[str] = []
+    page = context.new_page()
+    page.on(
+        "console",
+        lambda msg: (
+            problems.append(msg.text)
+            if msg.type == "error"
+            and msg.text not in ("htmx:sendError", "htmx:afterRequest")
+            and not msg.text.startswith("Failed to load resource")
+            else None
+        ),
+    )
+    page.on("pageerror", lambda exc: problems.append(str(exc)))
+    yield page
+    context.close()
+    assert problems == []
+
+
+def test_a_hand_whose_answer_was_lost_is_sent_again_but_saved_once(
+    lossy_page: Page, live_server: LiveServer
+) -> None:
+    page = lossy_page
+    token = new_match(live_server)
+    page.goto(f"/m/{token}")
+    fill_hand(page)
+    posts: list[str] = []
+
+    def lose_the_answer(route: Any) -> None:
+        posts.append(route.request.post_data or "")
+        route.fetch()  # the server saves the hand ...
+        route.abort("connectionreset")  # ... and the phone never hears of it
+
+    page.route("**/hands", lose_the_answer)
+    save(page)
+    expect(page.locator("#hand-form .offline-note")).to_be_visible()
+    assert hands_saved(live_server) == 1
+    page.unroute("**/hands")
+
+    # the retry (same idempotency key) gets the saved hand back instead of a second one
+    expect(page.locator(ROWS)).to_have_count(1, timeout=10_000)
+    assert hands_saved(live_server) == 1
+    assert stored(page, token) is None
+    assert len(posts) == 1
+
+
+def test_typed_fields_come_back_after_a_reload(page: Page, live_server: LiveServer) -> None:
+    token = new_match(live_server)
+    page.goto(f"/m/{token}")
+    fill_hand(page)
+    version = page.locator("#hand-form input[name=version]").input_value()
+    page.reload()
+    expect(page.locator("#bid")).to_have_value("300")
+    expect(page.locator("#parties-0-melds")).to_have_value("100")
+    expect(page.locator("#trump-set input[value=H]")).to_be_checked()
+    expect(page.locator("#declarer-set input[value='0']")).to_be_checked()
+    expect(page.locator("#hand-form .offline-note")).to_be_visible()
+    assert page.locator("#hand-form input[name=version]").input_value() == version
+    save(page)
+    expect(page.locator(ROWS)).to_have_count(1)
+    assert hands_saved(live_server) == 1
+
+
+def test_a_hand_still_unsent_at_a_reload_is_sent_once(page: Page, live_server: LiveServer) -> None:
+    token = new_match(live_server)
+    page.goto(f"/m/{token}")
+    fill_hand(page)
+    page.context.set_offline(True)
+    save(page)
+    expect(page.locator("#hand-form .offline-note")).to_be_visible()
+    page.context.set_offline(False)
+    page.reload()  # the retry may or may not have gone out before the reload: one hand either way
+    expect(page.locator(ROWS)).to_have_count(1, timeout=10_000)
+    page.wait_for_timeout(4_000)
+    assert hands_saved(live_server) == 1
+    assert stored(page, token) is None

@@ -1,0 +1,354 @@
+"""No lost and no doubled hands: repeated forms, two phones, a server killed mid-stream.
+
+The last test runs the app as it runs in production — gunicorn on 127.0.0.1, an
+SQLite file in WAL mode — streams hands to it over HTTP, kills it with SIGKILL,
+starts it again and checks that every hand the server acknowledged is there and
+that the database is consistent.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import func, select, text
+
+from scorer import create_app, services
+from scorer.extensions import db
+from scorer.models import Hand, HandEvent, Match
+from scorer.rules import PRESETS
+from tests.builders import (
+    HX,
+    PG_URL,
+    csrf_token_from,
+    fill_hand,
+    form_data,
+    hand_data,
+    start_match,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+NAMES = ["Anna", "Berta", "Carl"]
+
+
+def failed_hand(number: int) -> dict[str, Any]:
+    """Hand ``number`` of a long match: the declarer goes round and fails (nobody wins)."""
+    return {
+        "declarer": number % 3,
+        "bid": 300,
+        "trump": "EGHS"[number % 4],
+        "melds": [0, 0, 0],
+        "tricks": [100, 80, None],
+    }
+
+
+def hand_count(app: Flask) -> int:
+    with app.app_context():
+        return db.session.execute(select(func.count()).select_from(Hand)).scalar_one()
+
+
+# -- a form sent twice, two phones at once -----------------------------------
+
+
+def test_a_hand_form_sent_twice_saves_one_hand(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, NAMES)
+    data = hand_data(client, token, **failed_hand(0))
+    assert data["idempotency_key"]
+    first = client.post(f"/m/{token}/hands", data=data)
+    again = client.post(f"/m/{token}/hands", data=data)  # a double tap, or a retry
+    assert first.status_code in (302, 303)
+    assert again.status_code == first.status_code
+    assert hand_count(app) == 1
+    over_htmx = client.post(f"/m/{token}/hands", data=data, headers=HX)
+    assert over_htmx.status_code == 200  # the fresh page, not a conflict: it was saved
+    assert hand_count(app) == 1
+    assert client.get(f"/m/{token}").get_data(as_text=True).count('<tr id="hand-') == 1
+
+
+def test_a_new_form_saves_a_new_hand(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, NAMES)
+    one = hand_data(client, token, **failed_hand(0))
+    client.post(f"/m/{token}/hands", data=one)
+    two = hand_data(client, token, **failed_hand(1))
+    assert two["idempotency_key"] != one["idempotency_key"]
+    client.post(f"/m/{token}/hands", data=two)
+    assert hand_count(app) == 2
+
+
+def test_two_phones_on_one_match_get_a_clear_conflict(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, NAMES)
+    phone_a = hand_data(client, token, **failed_hand(0))
+    phone_b = hand_data(client, token, declarer=1, bid=400, trump="E", melds=[0, 0, 0],
+                        tricks=[120, 80, None])  # fmt: skip
+    assert phone_a["version"] == phone_b["version"]
+
+    assert client.post(f"/m/{token}/hands", data=phone_a).status_code in (302, 303)
+    late = client.post(f"/m/{token}/hands?lang=en", data=phone_b, headers=HX)
+    html = late.get_data(as_text=True)
+    assert late.status_code == 409
+    assert "Someone else changed this match" in html
+    # the current state comes with it: phone A's hand, and a fresh form on the new version
+    assert 'id="match-content"' in html and html.count('<tr id="hand-') == 1
+    assert "(−600)" in html
+    fresh = form_data(html, "hand-form")
+    assert int(fresh["version"]) == int(phone_b["version"]) + 1
+    assert fresh["idempotency_key"] != phone_b["idempotency_key"]
+    assert hand_count(app) == 1
+    with app.app_context():
+        hand = db.session.execute(select(Hand)).scalar_one()
+        assert (hand.declarer_party, hand.bid) == (0, 300)
+
+
+def test_two_corrections_of_one_hand_do_not_overwrite_each_other(
+    app: Flask, client: FlaskClient
+) -> None:
+    token = start_match(client, NAMES)
+    client.post(f"/m/{token}/hands", data=hand_data(client, token, **failed_hand(0)))
+    with app.app_context():
+        hand_id = db.session.execute(select(Hand.id)).scalar_one()
+    edit = client.get(f"/m/{token}/hands/{hand_id}/edit").get_data(as_text=True)
+    phone_a = fill_hand(form_data(edit, "hand-form"), bid=350)
+    phone_b = fill_hand(form_data(edit, "hand-form"), bid=400)
+    assert client.post(f"/m/{token}/hands/{hand_id}", data=phone_a).status_code in (302, 303)
+    assert client.post(f"/m/{token}/hands/{hand_id}", data=phone_b).status_code == 409
+    with app.app_context():
+        assert db.session.get(Hand, hand_id).bid == 350
+        corrections = db.session.execute(
+            select(func.count()).select_from(HandEvent).where(HandEvent.action == "corrected")
+        ).scalar_one()
+        assert corrections == 1
+
+
+def test_a_delete_from_a_stale_page_is_a_conflict(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, NAMES)
+    client.post(f"/m/{token}/hands", data=hand_data(client, token, **failed_hand(0)))
+    with app.app_context():
+        hand_id = db.session.execute(select(Hand.id)).scalar_one()
+    stale = form_data(client.get(f"/m/{token}/hands/{hand_id}").get_data(as_text=True))
+    client.post(f"/m/{token}/hands", data=hand_data(client, token, **failed_hand(1)))
+    response = client.post(f"/m/{token}/hands/{hand_id}/delete", data=stale)
+    assert response.status_code == 409
+    with app.app_context():
+        assert db.session.get(Hand, hand_id).deleted_at is None
+
+
+# -- SQLite ------------------------------------------------------------------
+
+
+@pytest.mark.skipif(bool(PG_URL), reason="SQLite pragmas")
+def test_sqlite_runs_in_wal_mode_with_foreign_keys(app: Flask) -> None:
+    with app.app_context():
+        assert db.session.execute(text("PRAGMA journal_mode")).scalar_one() == "wal"
+        assert db.session.execute(text("PRAGMA foreign_keys")).scalar_one() == 1
+        assert db.session.execute(text("PRAGMA busy_timeout")).scalar_one() >= 5000
+
+
+# -- a server killed in the middle -------------------------------------------
+
+
+class Phone:
+    """A plain HTTP client with cookies (no redirects followed), like a browser without JS."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.cookies: dict[str, str] = {}
+
+    def request(self, method: str, path: str, form: dict[str, str] | None = None) -> Any:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        body = None
+        if form is not None:
+            body = urlencode(form)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        try:
+            conn.request(method, path, body, headers)
+            response = conn.getresponse()
+            data = response.read().decode()
+        finally:
+            conn.close()
+        for cookie in response.msg.get_all("Set-Cookie") or []:
+            name, _, rest = cookie.partition("=")
+            self.cookies[name] = rest.split(";", 1)[0]
+        return response.status, data
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """gunicorn serving the app on an SQLite file, in its own process group."""
+
+    def __init__(self, env: dict[str, str], log: Path) -> None:
+        self.env = env
+        self.log = log
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.port = free_port()
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                [
+                    str(ROOT / ".venv" / "bin" / "gunicorn"),
+                    "-w",
+                    "2",
+                    "-b",
+                    f"127.0.0.1:{self.port}",
+                    "scorer:create_app()",
+                ],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=log,
+                start_new_session=True,  # its own group: the workers die with it
+            )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                status, _ = Phone(self.port).request("GET", "/")
+                if status == 200:
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise AssertionError("gunicorn did not start:\n" + self.log.read_text()[-3000:])
+
+    def kill(self) -> None:
+        assert self.process is not None
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+        self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=10)
+            self.process = None
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    database = tmp_path / "scorer.sqlite"
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{database}",
+        "SECRET_KEY": "fault-test-secret",
+        "PYTHONUNBUFFERED": "1",
+    }
+    env.pop("TEST_DATABASE_URL", None)
+    # the schema by the migrations, as in production
+    subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "scorer", "db", "upgrade"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    running = Server(env, tmp_path / "gunicorn.log")
+    yield running
+    running.stop()
+
+
+def stream_hands(
+    phone: Phone, token: str, acked: list[str], stop: threading.Event, first: int
+) -> None:
+    """Enter hands one after another until the server goes away; note every acknowledged key."""
+    number = first
+    while not stop.is_set():
+        try:
+            status, html = phone.request("GET", f"/m/{token}")
+            if status != 200:
+                return
+            data = fill_hand(form_data(html, "hand-form"), **failed_hand(number))
+            assert data["csrf_token"] == csrf_token_from(html)
+            status, _ = phone.request("POST", f"/m/{token}/hands", data)
+        except (OSError, http.client.HTTPException):
+            return  # the server was killed under us: this hand was never acknowledged
+        assert status in (200, 302, 303), status
+        acked.append(data["idempotency_key"])
+        number += 1
+
+
+def test_a_killed_server_loses_no_acknowledged_hand(tmp_path: Path, server: Server) -> None:
+    database = tmp_path / "scorer.sqlite"
+    setup = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}"})
+    with setup.app_context():
+        tokens = [
+            services.start_match(names=NAMES, ruleset=PRESETS["standard"]).token for _ in range(4)
+        ]
+        db.engine.dispose()
+
+    server.start()
+    acked: list[list[str]] = [[] for _ in tokens]
+    stop = threading.Event()
+    threads = [
+        threading.Thread(target=stream_hands, args=(Phone(server.port), t, a, stop, 0))
+        for t, a in zip(tokens, acked, strict=True)
+    ]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 20
+    while sum(map(len, acked)) < 40 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    server.kill()  # SIGKILL with requests in flight
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=15)
+    assert sum(map(len, acked)) >= 40
+
+    # the file is sound before anything opens it again
+    with sqlite3.connect(database) as raw:
+        assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert raw.execute("PRAGMA foreign_key_check").fetchall() == []
+
+    server.start()
+    for token, keys in zip(tokens, acked, strict=True):
+        status, _ = Phone(server.port).request("GET", f"/m/{token}")
+        assert status == 200
+        with setup.app_context():
+            match = db.session.execute(select(Match).where(Match.token == token)).scalar_one()
+            hands = list(match.hands)
+            stored = {h.idempotency_key for h in hands}
+            assert set(keys) <= stored, "an acknowledged hand is missing"
+            # at most the one hand in flight was saved without its answer arriving
+            assert len(hands) - len(keys) in (0, 1)
+            assert [h.seq for h in hands] == list(range(1, len(hands) + 1))
+            assert match.version == 1 + len(hands)
+            sheet = services.sheet(match)
+            for row, number in zip(sheet.rows, range(len(hands)), strict=True):
+                hand = row.hand
+                assert hand.dealer_seat == number % 3
+                assert len(hand.events) == 1
+                again = services.settle_input(match, services.input_of(hand), hand.dealer_seat)
+                assert [p.points for p in hand.parties] == again.points
+            replayed = [sum(p.points for h in hands for p in h.parties if p.party == i)
+                        for i in range(3)]  # fmt: skip
+            assert sheet.totals == replayed
+            db.session.remove()
+    # and the restarted server takes the next hand
+    phone = Phone(server.port)
+    _, html = phone.request("GET", f"/m/{tokens[0]}")
+    data = fill_hand(form_data(html, "hand-form"), **failed_hand(len(acked[0]) + 1))
+    assert phone.request("POST", f"/m/{tokens[0]}/hands", data)[0] in (302, 303)
+    with setup.app_context():
+        db.engine.dispose()

@@ -1,0 +1,379 @@
+"""Entering hands: the form, the live result, bad input, the sheet, the end of a match."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.builders import (
+    HX,
+    enter_hand,
+    fill_hand,
+    form_data,
+    hand_count,
+    hand_data,
+    page_text,
+    sheet_of,
+    start_match,
+)
+
+ABC = ["Anna", "Bert", "Carl"]
+
+
+def test_match_page_has_the_hand_form(client: FlaskClient) -> None:
+    token = start_match(client, ABC)
+    response = client.get(f"/m/{token}")
+    assert response.status_code == 200
+    assert response.headers["Vary"] == "HX-Request" or "HX-Request" in response.headers["Vary"]
+    data = form_data(response.get_data(as_text=True), "hand-form")
+    assert data["outcome"] == "played"
+    assert {"parties-0-melds", "parties-1-tricks", "parties-2-tricks", "version"} <= set(data)
+    fragment = client.get(f"/m/{token}", headers=HX)
+    assert fragment.status_code == 200
+    assert "<html" not in fragment.get_data(as_text=True)
+    assert 'id="match-content"' in fragment.get_data(as_text=True)
+
+
+def test_failed_game_shows_in_brackets(app: Flask, client: FlaskClient) -> None:
+    # RULES.md example 9: bid 220, melds 80, tricks 130: failed, −440
+    token = start_match(client, ABC)
+    enter_hand(client, token, declarer=0, bid=220, trump="H", melds=[80], tricks=[130, 60])
+    sheet = sheet_of(app, token)
+    assert sheet.totals == [-440, 60, 60]
+    html = client.get(f"/m/{token}?lang=en").get_data(as_text=True)
+    text = page_text(html)
+    assert "(−440)" in text
+    assert "Anna 220" in text and "failed" in text
+    assert "dealt by Anna" in text
+    # the deal moves on
+    assert "Dealer (Geber): Bert" in text and "Leads (Vorhand): Carl" in text
+
+
+def test_made_game(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, ABC)
+    enter_hand(client, token, declarer=1, bid=180, trump="E", melds=[0, 60, 20], tricks=[60, 130])
+    sheet = sheet_of(app, token)
+    # the last trick points are filled in from 250
+    assert sheet.totals == [60, 190, 80]
+    assert sheet.rows[0].hand.made is True
+    assert "made" in page_text(client.get(f"/m/{token}?lang=en"))
+
+
+def test_htmx_save_returns_the_fresh_content(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, ABC)
+    data = hand_data(client, token, declarer=0, bid=180, trump="G", melds=[60], tricks=[130, 60])
+    response = client.post(f"/m/{token}/hands", data=data, headers=HX)
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert "<html" not in html
+    assert 'id="match-content"' in html
+    assert response.headers["HX-Retarget"] == "#match-content"
+    assert "HX-Request" in response.headers["Vary"]
+    assert hand_count(app, token) == 1
+    # the new form is empty and carries the new version
+    fresh = form_data(html, "hand-form")
+    assert fresh["bid"] == "" and fresh["version"] != data["version"]
+
+
+def test_live_preview_shows_the_reason(client: FlaskClient) -> None:
+    token = start_match(client, ABC)
+    data = hand_data(client, token, declarer=0, bid=220, trump="H", melds=[80], tricks=[130, 60])
+    response = client.post(f"/m/{token}/hands/preview?lang=en", data=data, headers=HX)
+    assert response.status_code == 200
+    assert "<html" not in response.get_data(as_text=True)
+    text = page_text(response)
+    assert "210 of 220: failed, (−440)" in text
+    assert "130 + 60 + 60 = 250" in text
+    made = fill_hand(data, bid=180, melds=[60])
+    text = page_text(client.post(f"/m/{token}/hands/preview?lang=en", data=made, headers=HX))
+    assert "190 of 180: made, 190" in text
+
+
+def test_preview_of_an_incomplete_hand_says_why(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, ABC)
+    data = hand_data(client, token, declarer=0, bid=180, trump="H", tricks=[90, 100, 70])
+    response = client.post(f"/m/{token}/hands/preview?lang=en", data=data, headers=HX)
+    assert response.status_code == 200
+    assert "260" in page_text(response)
+    empty = client.post(f"/m/{token}/hands/preview", data={}, headers=HX)
+    assert empty.status_code == 200
+    assert hand_count(app, token) == 0
+
+
+def test_bid_205_refused_values_kept(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, ABC)
+    data = hand_data(
+        client, token, declarer=2, bid=205, trump="S", melds=[0, 0, 40], tricks=[100, 50]
+    )
+    response = client.post(f"/m/{token}/hands?lang=en", data=data)
+    assert response.status_code == 422
+    text = page_text(response)
+    assert "205" in text
+    kept = form_data(response.get_data(as_text=True), "hand-form")
+    assert kept["bid"] == "205" and kept["declarer"] == "2" and kept["trump"] == "S"
+    assert kept["parties-2-melds"] == "40" and kept["parties-0-tricks"] == "100"
+    assert kept["parties-1-tricks"] == "50"
+    assert hand_count(app, token) == 0
+
+
+def test_bid_refused_over_htmx_returns_the_form(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, ABC)
+    data = hand_data(client, token, declarer=0, bid=145, trump="S", tricks=[100])
+    response = client.post(f"/m/{token}/hands", data=data, headers=HX)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert "<html" not in html and 'id="hand-form"' in html
+    assert form_data(html, "hand-form")["bid"] == "145"
+    assert hand_count(app, token) == 0
+
+
+def test_tricks_summing_to_260_refused(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, ABC)
+    data = hand_data(client, token, declarer=0, bid=180, trump="H", tricks=[90, 100, 70])
+    response = client.post(f"/m/{token}/hands?lang=en", data=data)
+    assert response.status_code == 422
+    text = page_text(response)
+    assert "260" in text and "10" in text
+    kept = form_data(response.get_data(as_text=True), "hand-form")
+    assert [kept[f"parties-{i}-tricks"] for i in range(3)] == ["90", "100", "70"]
+    assert hand_count(app, token) == 0
+
+
+def test_missing_declarer_trump_and_bid(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, ABC)
+    data = hand_data(client, token, tricks=[100, 100])
+    response = client.post(f"/m/{token}/hands?lang=en", data=data)
+    assert response.status_code == 422
+    text = page_text(response)
+    assert "Choose the declarer." in text
+    assert "Choose the trump suit." in text
+    assert "Enter the bid." in text
+    assert hand_count(app, token) == 0
+
+
+def test_messages_in_german_by_default(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, ABC)
+    data = hand_data(client, token, tricks=[100, 100])
+    response = client.post(f"/m/{token}/hands", data=data)
+    assert response.status_code == 422
+    assert '<html lang="de">' in response.get_data(as_text=True)
+
+
+def test_going_off(app: Flask, client: FlaskClient) -> None:
+    # RULES.md example 10: going off at 250, an opponent with 40 melds gets 70
+    token = start_match(client, ABC)
+    enter_hand(client, token, declarer=0, bid=250, outcome="gone_off", melds=[100, 40, 0])
+    assert sheet_of(app, token).totals == [-250, 70, 30]
+    assert "gone off" in page_text(client.get(f"/m/{token}?lang=en"))
+
+
+def test_durch_won_and_lost(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, ABC, target=5000)
+    enter_hand(client, token, declarer=1, outcome="durch", won=True)
+    enter_hand(client, token, declarer=2, outcome="bettel", won=False)
+    assert sheet_of(app, token).totals == [0, 1000, -2000]
+    text = page_text(client.get(f"/m/{token}?lang=en"))
+    assert "Durch won" in text and "Bettel lost" in text and "(−2.000)" not in text
+
+
+def test_special_game_needs_won_or_lost(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, ABC)
+    data = hand_data(client, token, declarer=1, outcome="durch")
+    response = client.post(f"/m/{token}/hands?lang=en", data=data)
+    assert response.status_code == 422
+    assert "Won or lost?" in page_text(response)
+    assert hand_count(app, token) == 0
+
+
+def test_took_no_trick_voids_melds(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, ABC)
+    enter_hand(
+        client,
+        token,
+        declarer=0,
+        bid=200,
+        trump="H",
+        melds=[100, 60, 20],
+        tricks=[150, 100, 0],
+        no_trick=[2],
+    )
+    assert sheet_of(app, token).totals == [250, 160, 0]
+
+
+def test_repeated_submission_saves_one_hand(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, ABC)
+    data = hand_data(client, token, declarer=0, bid=180, trump="G", melds=[60], tricks=[130, 60])
+    assert client.post(f"/m/{token}/hands", data=data).status_code == 303
+    again = client.post(f"/m/{token}/hands", data=data)
+    assert again.status_code in (303, 409)
+    assert hand_count(app, token) == 1
+
+
+def test_stale_form_is_a_conflict(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, ABC)
+    stale = hand_data(client, token, declarer=0, bid=180, trump="G", melds=[60], tricks=[130, 60])
+    enter_hand(client, token, declarer=1, bid=180, trump="G", melds=[0, 60], tricks=[60, 130])
+    stale["idempotency_key"] = "another-phone"
+    response = client.post(f"/m/{token}/hands?lang=en", data=stale, headers=HX)
+    assert response.status_code == 409
+    assert "Someone else changed this match" in page_text(response)
+    assert response.headers["HX-Retarget"] == "#match-content"
+    assert hand_count(app, token) == 1
+
+
+def test_unknown_hand_and_other_matches_hands_are_404(client: FlaskClient) -> None:
+    one = start_match(client, ABC)
+    two = start_match(client, ["Dora", "Emil", "Fritz"])
+    enter_hand(client, one, declarer=0, bid=180, trump="G", melds=[60], tricks=[130, 60])
+    hand = sheet_of(client.application, one).rows[0].hand.id
+    assert client.get(f"/m/{one}/hands/{hand}").status_code == 200
+    assert client.get(f"/m/{two}/hands/{hand}").status_code == 404
+    assert client.get(f"/m/{two}/hands/{hand}/edit").status_code == 404
+    assert client.post(f"/m/{two}/hands/{hand}/delete", data={}).status_code == 404
+    assert client.get(f"/m/{one}/hands/99999").status_code == 404
+
+
+# -- the end of a match -------------------------------------------------------
+
+
+def test_with_game_not_after_going_off_nor_failed_game(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, ABC, target=500)
+    # Bert made 520: over the target with a won game → the match ends
+    # but first: Carl goes off while Anna is over the target → no end
+    enter_hand(client, token, declarer=1, bid=180, trump="H", melds=[400, 0, 0], tricks=[100, 80])
+    sheet = sheet_of(app, token)
+    assert sheet.totals[0] >= 500 and not sheet.finished  # Bert failed: no end
+    enter_hand(client, token, declarer=2, bid=200, outcome="gone_off")
+    assert not sheet_of(app, token).finished
+    enter_hand(client, token, declarer=1, bid=150, trump="E", melds=[0, 40], tricks=[50, 150])
+    sheet = sheet_of(app, token)
+    assert sheet.finished and sheet.winners == [0]
+    text = page_text(client.get(f"/m/{token}?lang=en"))
+    assert "Anna wins the match!" in text
+    assert "Next match with the same table" in text
+    html = client.get(f"/m/{token}").get_data(as_text=True)
+    assert 'id="hand-form"' not in html
+    # no more hands
+    data = fill_hand(form_data(html, "hand-form"), declarer=0, bid=150, trump="E", tricks=[250])
+    data.update(version=str(4), idempotency_key="late")
+    response = client.post(f"/m/{token}/hands", data=data)
+    assert response.status_code in (409, 422)
+    assert hand_count(app, token) == 3
+
+
+def _finish(client: FlaskClient, token: str) -> None:
+    enter_hand(client, token, declarer=0, bid=300, trump="H", melds=[300], tricks=[200, 30])
+
+
+def test_next_match_with_the_same_table(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, ABC, target=400, title="Krone")
+    # not before the end
+    running = client.post(f"/m/{token}/next", data={})
+    assert running.status_code == 409
+    _finish(client, token)
+    assert sheet_of(app, token).finished
+    response = client.post(f"/m/{token}/next", data={})
+    assert response.status_code == 303
+    new = response.headers["Location"].rsplit("/", 1)[-1]
+    assert new != token
+    text = page_text(client.get(f"/m/{new}?lang=en"))
+    assert "Match 2 · Krone" in text
+    assert "Anna" in text and "Bert" in text and "Carl" in text
+    # the deal moved on one seat
+    assert "Dealer (Geber): Bert" in text
+    new_sheet = sheet_of(app, new)
+    assert new_sheet.ruleset.target == 400 and new_sheet.totals == [0, 0, 0]
+    # pressing the button twice does not make a third match
+    again = client.post(f"/m/{token}/next", data={}, headers=HX)
+    assert again.headers["HX-Redirect"].endswith(new)
+
+
+def test_fixed_deals_end(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, ABC, "turnier", deals=3)
+    for declarer in range(3):
+        enter_hand(client, token, declarer=declarer, bid=150, trump="H", tricks=[250, 0])
+    sheet = sheet_of(app, token)
+    assert sheet.finished
+    assert "0 of 3 deals left" in page_text(client.get(f"/m/{token}?lang=en"))
+
+
+# -- tables ---------------------------------------------------------------
+
+
+def test_kreuzbinokel_hand(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, ["Anna", "Bert", "Carl", "Dora"], "kreuzbinokel")
+    enter_hand(client, token, declarer=1, bid=200, trump="S", melds=[40, 120], tricks=[100])
+    assert sheet_of(app, token).totals == [140, 270]
+    text = page_text(client.get(f"/m/{token}?lang=en"))
+    assert "Bert & Dora 200" in text
+
+
+def test_vier_mit_aussetzer_dealer_sits_out(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, ["Anna", "Bert", "Carl", "Dora"], "vier_mit_aussetzer")
+    page = client.get(f"/m/{token}?lang=en")
+    assert "Anna sits out" in page_text(page)
+    # the dealer cannot declare
+    data = hand_data(client, token, declarer=0, bid=180, trump="H", tricks=[None, 100, 100])
+    response = client.post(f"/m/{token}/hands?lang=en", data=data)
+    assert response.status_code == 422
+    assert "sits out" in page_text(response)
+    assert hand_count(app, token) == 0
+    # whatever is typed for the dealer does not count
+    enter_hand(
+        client,
+        token,
+        declarer=1,
+        bid=180,
+        trump="H",
+        melds=[500, 80, 20, 0],
+        tricks=[90, 110, 100],
+    )
+    sheet = sheet_of(app, token)
+    assert sheet.totals[0] == 0
+    assert sheet.rows[0].sits_out == [True, False, False, False]
+    assert sum(sheet.totals) == 80 + 110 + 20 + 100 + 0 + 40
+    html = client.get(f"/m/{token}?lang=en").get_data(as_text=True)
+    row = html[html.index('<tr id="hand-') :]
+    row = row[: row.index("</tr>")]
+    assert "out" in page_text(row)
+    assert "Bert sits out" in page_text(html)
+    # the correction form marks the hand's dealer, not the next one
+    hand = sheet.rows[0].hand.id
+    edit = client.get(f"/m/{token}/hands/{hand}/edit?lang=en").get_data(as_text=True)
+    assert page_text(edit).count("(sits out)") == 1
+    assert "Anna (sits out)" in page_text(edit)
+
+
+def test_vier_mit_aussetzer_special_game_is_a_star(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, ["Anna", "Bert", "Carl", "Dora"], "vier_mit_aussetzer")
+    enter_hand(client, token, declarer=2, outcome="durch", won=True)
+    sheet = sheet_of(app, token)
+    assert sheet.stars == [0, 0, 1, 0]
+    assert "★1" in page_text(client.get(f"/m/{token}"))
+
+
+def test_sechser_sheet_with_three_teams(app: Flask, client: FlaskClient) -> None:
+    names = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fritz"]
+    token = start_match(client, names, "sechser")
+    enter_hand(client, token, declarer=2, bid=200, trump="E", melds=[20, 40, 100], tricks=[80, 70])
+    assert sheet_of(app, token).totals == [100, 110, 200]
+    assert "Carl & Fritz" in page_text(client.get(f"/m/{token}"))
+
+
+def test_six_parties_sheet(app: Flask, client: FlaskClient) -> None:
+    # six players alone need sevens (48 cards)
+    names = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fritz"]
+    token = start_match(client, names, sevens=True)
+    enter_hand(
+        client,
+        token,
+        declarer=0,
+        bid=250,
+        trump="E",
+        melds=[100, 0, 20, 0, 0, 40],
+        tricks=[100, 30, 30, 30, 30],
+    )
+    sheet = sheet_of(app, token)
+    assert sheet.totals == [-500, 30, 50, 30, 30, 70]
+    html = client.get(f"/m/{token}").get_data(as_text=True)
+    assert html.count('class="party-name"') == 6

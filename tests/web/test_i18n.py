@@ -1,0 +1,70 @@
+"""German by default, English switchable; the choice is remembered by a cookie."""
+
+from __future__ import annotations
+
+from flask.testing import FlaskClient
+
+from tests.builders import page_text, setup_data, start_match
+
+
+def lang_of(html: str) -> str:
+    return html.split('<html lang="', 1)[1].split('"', 1)[0]
+
+
+def test_german_by_default(client: FlaskClient) -> None:
+    html = client.get("/").get_data(as_text=True)
+    assert lang_of(html) == "de"
+    assert 'hreflang="en"' in html
+
+
+def test_query_switches_and_is_remembered(client: FlaskClient) -> None:
+    response = client.get("/?lang=en")
+    assert lang_of(response.get_data(as_text=True)) == "en"
+    cookie = client.get_cookie("lang")
+    assert cookie is not None and cookie.value == "en"
+    # the next request without ?lang= stays English
+    assert lang_of(client.get("/new").get_data(as_text=True)) == "en"
+    client.get("/?lang=de")
+    assert lang_of(client.get("/new").get_data(as_text=True)) == "de"
+
+
+def test_language_link_sets_the_cookie_and_goes_back(client: FlaskClient) -> None:
+    response = client.get("/language/en?next=/new")
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/new"
+    assert client.get_cookie("lang").value == "en"  # type: ignore[union-attr]
+    assert lang_of(client.get("/new").get_data(as_text=True)) == "en"
+
+
+def test_language_link_never_leaves_the_site(client: FlaskClient) -> None:
+    for target in ("https://evil.example/", "//evil.example/", "javascript:alert(1)"):
+        response = client.get("/language/de", query_string={"next": target})
+        assert response.status_code == 302
+        assert response.headers["Location"] == "/"
+
+
+def test_unknown_language_is_ignored(client: FlaskClient) -> None:
+    client.get("/?lang=xx")
+    assert client.get_cookie("lang") is None
+    assert lang_of(client.get("/").get_data(as_text=True)) == "de"
+    response = client.get("/language/xx")
+    assert response.status_code == 302
+    assert client.get_cookie("lang") is None
+    client.set_cookie("lang", "fr")
+    assert lang_of(client.get("/").get_data(as_text=True)) == "de"
+
+
+def test_error_message_in_the_chosen_language(client: FlaskClient) -> None:
+    data = setup_data(client, [])
+    english = client.post("/new?lang=en", data=data)
+    assert "Enter at least two players." in page_text(english)
+    german = client.post("/new?lang=de", data=data)
+    assert lang_of(german.get_data(as_text=True)) == "de"
+    assert german.status_code == 422
+
+
+def test_match_pages_follow_the_language(client: FlaskClient) -> None:
+    token = start_match(client, ["Anna", "Bert", "Carl"])
+    client.get("/language/en")
+    for url in (f"/m/{token}", f"/m/{token}/rules"):
+        assert lang_of(client.get(url).get_data(as_text=True)) == "en"

@@ -1,0 +1,265 @@
+"""The PDF score sheet: real PDFs, read back with poppler (pdftotext, pdffonts, pdftoppm)."""
+
+from __future__ import annotations
+
+import logging
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorer import pdf, services
+from scorer.services import HandInput
+from scorer.web import signed
+from tests.builders import service_match, session_token_of
+
+NAMES = ["Anna", "Bernd", "Jürgen"]
+A4 = (595.28, 841.89)
+MARGIN_PT = 12 / 25.4 * 72  # the @page side margin
+
+
+def pdf_text(data: bytes, tmp_path: Path, *, first: int | None = None, layout: bool = True) -> str:
+    path = tmp_path / "sheet.pdf"
+    path.write_bytes(data)
+    args = ["pdftotext", "-enc", "UTF-8"]
+    if layout:
+        args.append("-layout")
+    if first is not None:
+        args += ["-f", str(first), "-l", str(first)]
+    return subprocess.run(
+        [*args, str(path), "-"], capture_output=True, check=True, text=True
+    ).stdout
+
+
+def pdf_pages(data: bytes, tmp_path: Path) -> int:
+    path = tmp_path / "pages.pdf"
+    path.write_bytes(data)
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, check=True, text=True)
+    found = re.search(r"Pages:\s+(\d+)", info.stdout)
+    assert found
+    size = re.search(r"Page size:\s+([\d.]+) x ([\d.]+) pts", info.stdout)
+    assert size and abs(float(size[1]) - A4[0]) < 1 and abs(float(size[2]) - A4[1]) < 1
+    return int(found[1])
+
+
+def words_right_edge(data: bytes, tmp_path: Path) -> float:
+    """The rightmost x of any word on any page (from pdftotext -bbox)."""
+    path = tmp_path / "bbox.pdf"
+    path.write_bytes(data)
+    html = subprocess.run(
+        ["pdftotext", "-bbox", str(path), "-"], capture_output=True, check=True, text=True
+    ).stdout
+    return max(float(x) for x in re.findall(r'xMax="([\d.]+)"', html))
+
+
+def expected(app: Flask, token: str, lang: str) -> tuple[list[list[str]], list[str]]:
+    """Per hand, the sheet's numbers as the PDF writes them; and the totals."""
+    with app.test_request_context(f"/?lang={lang}"):
+        current = services.sheet(services.get_match(token))
+        rows = []
+        for row in current.rows:
+            cells = [str(row.number)]
+            for i, points in enumerate(row.points):
+                cells += ["–" if row.sits_out[i] else signed(points), signed(row.totals[i])]
+            rows.append(cells)
+        return rows, [signed(t) for t in current.totals]
+
+
+@pytest.fixture
+def long_match(app: Flask) -> str:
+    """60 hands that do not end the match (target 100,000), umlauts in names and title."""
+    return service_match(app, NAMES, 60, target=100_000, title="Stammtisch Öhringen")
+
+
+def test_sixty_hands_make_two_a4_pages_with_every_hand_and_the_head_repeated(
+    app: Flask, client: FlaskClient, long_match: str, tmp_path: Path
+) -> None:
+    response = client.get(f"/m/{long_match}/sheet.pdf?lang=en")
+    assert response.status_code == 200
+    assert response.mimetype == "application/pdf"
+    assert response.data.startswith(b"%PDF")
+    assert pdf_pages(response.data, tmp_path) == 2
+    text = pdf_text(response.data, tmp_path)
+    rows, totals = expected(app, long_match, "en")
+    lines = text.splitlines()
+    for cells in rows:
+        # the hand's line: its number first, then every party's result and running total
+        line = next((li for li in lines if li.split()[:1] == [cells[0]]), None)
+        assert line is not None, f"hand {cells[0]} is missing"
+        numbers = [w for w in line.split() if re.fullmatch(r"\(?−?[\d,]+\)?|–", w)]
+        assert numbers[-len(cells) + 1 :] == cells[1:], line
+    total_line = next(li for li in lines if li.strip().startswith("Total"))
+    assert total_line.split()[1:] == totals
+    for page in (1, 2):
+        head = pdf_text(response.data, tmp_path, first=page)
+        assert "Dealer" in head and "Declarer" in head and "Outcome" in head
+        assert all(name in head for name in NAMES)
+        assert f"Page {page} of 2" in head
+    first_page = pdf_text(response.data, tmp_path, first=1)
+    # about 40 hands on a page
+    assert sum(1 for cells in rows if re.search(rf"^\s*{cells[0]}\s", first_page, re.M)) >= 35
+    assert "Stammtisch Öhringen" in text
+    assert "still being played" in text
+    assert words_right_edge(response.data, tmp_path) <= A4[0] - MARGIN_PT + 1
+
+
+def test_german_sheet_has_umlauts_and_embedded_dejavu_fonts(
+    client: FlaskClient, long_match: str, tmp_path: Path
+) -> None:
+    response = client.get(f"/m/{long_match}/sheet.pdf?lang=de")
+    text = pdf_text(response.data, tmp_path)
+    assert "Jürgen" in text and "Öhringen" in text and "Grün" in text
+    assert "1.000" in text or "1.0" in text  # German thousands separator
+    path = tmp_path / "fonts.pdf"
+    path.write_bytes(response.data)
+    fonts = subprocess.run(["pdffonts", str(path)], capture_output=True, check=True, text=True)
+    rows = fonts.stdout.splitlines()[2:]
+    assert rows and all("DejaVu" in r for r in rows)
+    assert all(r.split()[-5] == "yes" for r in rows), fonts.stdout  # every font embedded
+
+
+def test_pages_render_inside_the_paper(
+    client: FlaskClient, long_match: str, tmp_path: Path
+) -> None:
+    data = client.get(f"/m/{long_match}/sheet.pdf").data
+    path = tmp_path / "look.pdf"
+    path.write_bytes(data)
+    subprocess.run(["pdftoppm", "-r", "60", "-png", str(path), str(tmp_path / "page")], check=True)
+    pages = sorted(tmp_path.glob("page-*.png"))
+    assert len(pages) == 2
+
+
+def test_finished_match_names_the_winner_house_rules_and_signature_lines(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    hands = [
+        HandInput(declarer=1, bid=150, trump="G", melds=[0, 100, 20], tricks=[60, 130, 60]),
+        HandInput(declarer=0, outcome="durch", won=True),
+    ]
+    token = service_match(app, NAMES, hands, failed_extra=100)
+    text = pdf_text(client.get(f"/m/{token}/sheet.pdf?lang=en").data, tmp_path)
+    assert "Winner: Anna with 1,060" in text
+    assert "Durch won" in text and "made" in text
+    assert "House rules:" in text and "100" in text
+    assert "Schreiber" in text
+    assert "Standard" in text
+
+
+def test_losses_in_brackets_and_team_sheet(app: Flask, client: FlaskClient, tmp_path: Path) -> None:
+    hands = [
+        HandInput(declarer=1, bid=400, trump="H", melds=[20, 20], tricks=[120, 130]),
+        HandInput(declarer=0, outcome="durch", won=True),
+    ]
+    token = service_match(app, ["Anna", "Bernd", "Carla", "Dieter"], hands, preset="kreuzbinokel")
+    text = pdf_text(client.get(f"/m/{token}/sheet.pdf?lang=en").data, tmp_path)
+    assert "(−800)" in text
+    assert "Anna & Carla" in text and "Bernd & Dieter" in text
+    assert "Teams:" in text
+    assert "failed" in text
+
+
+@pytest.mark.parametrize(
+    ("preset", "names", "changes"),
+    [
+        ("vier_mit_aussetzer", ["Anna", "Bernd", "Carla", "Dieter"], {}),
+        (
+            "sechser",
+            ["Anna-Lena", "Bernhard", "Carla", "Dieter", "Eberhard", "Friederike"],
+            {"team_size": 1, "target": 100_000},
+        ),
+    ],
+)
+def test_wide_tables_stay_on_the_page(
+    app: Flask,
+    client: FlaskClient,
+    tmp_path: Path,
+    preset: str,
+    names: list[str],
+    changes: dict[str, int],
+) -> None:
+    token = service_match(app, names, 24, preset=preset, **changes)
+    data = client.get(f"/m/{token}/sheet.pdf?lang=de").data
+    assert words_right_edge(data, tmp_path) <= A4[0] - MARGIN_PT + 1
+    text = pdf_text(data, tmp_path)
+    rows, totals = expected(app, token, "de")
+    for cells in rows:
+        assert re.search(rf"^\s*{cells[0]}\s", text, re.M)
+        for cell in cells[1:]:
+            assert cell in text  # no number clipped
+    assert all(t in text for t in totals)
+
+
+def test_session_pdf_has_every_match_and_the_settlement(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    first = service_match(
+        app, NAMES, [HandInput(declarer=0, outcome="durch", won=True)], stake_cents=10
+    )
+    session = session_token_of(app, first)
+    service_match(
+        app, NAMES, [HandInput(declarer=2, outcome="durch", won=True)], session_token=session
+    )
+    response = client.get(f"/s/{session}/sheets.pdf?lang=en")
+    assert response.status_code == 200
+    text = pdf_text(response.data, tmp_path)
+    assert "Match 1" in text and "Match 2" in text and "Settlement" in text
+    assert "Bernd pays" in text
+    assert pdf_pages(response.data, tmp_path) == 3
+
+
+def test_match_page_links_to_pdf_csv_and_session(client: FlaskClient, app: Flask) -> None:
+    token = service_match(app, NAMES, 1)
+    page = client.get(f"/m/{token}").get_data(as_text=True)
+    assert f'href="/m/{token}/sheet.pdf"' in page
+    assert f'href="/m/{token}/sheet.csv"' in page
+    assert f'href="/s/{session_token_of(app, token)}"' in page
+
+
+def test_unknown_match_is_404(client: FlaskClient) -> None:
+    assert client.get("/m/nope/sheet.pdf").status_code == 404
+
+
+def test_url_fetcher_reads_only_our_static_files_and_fonts(app: Flask) -> None:
+    with app.app_context():
+        css = Path(app.static_folder or "") / "scorer.css"
+        assert pdf.fetch_file(css.as_uri())[0].startswith(b"/*")
+        assert pdf.fetch_file(pdf.font_urls()["regular"])[1] == "font/ttf"
+        for url in ("http://example.com/x.png", "file:///etc/passwd", css.as_uri() + "/../../x"):
+            with pytest.raises(pdf.FetchRefused):
+                pdf.fetch_file(url)
+        fetcher = pdf.url_fetcher()
+        response = fetcher(pdf.font_urls()["bold"])
+        assert response.read(4) == b"\x00\x01\x00\x00"  # a TrueType file
+        with pytest.raises(pdf.FetchRefused):
+            fetcher("https://example.com/font.ttf")
+
+
+def test_fonts_load_through_our_fetcher(
+    client: FlaskClient, long_match: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="weasyprint"):
+        assert client.get(f"/m/{long_match}/sheet.pdf").status_code == 200
+    assert not [r for r in caplog.records if r.name.startswith("weasyprint")], caplog.text
+
+
+def test_hostile_names_do_not_break_the_sheet(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    token = service_match(
+        app,
+        ['"</style><img src=http://x>', "B\\ernd", "Carl"],
+        2,
+        title='x"}; @page { content: url(http://evil) }',
+    )
+    response = client.get(f"/m/{token}/sheet.pdf")
+    assert response.status_code == 200
+    text = pdf_text(response.data, tmp_path)
+    assert '"</style><img src=http://x>' in text
+    assert 'x"}; @page' in text
+
+
+def test_css_string_escapes_quotes_and_markup() -> None:
+    assert pdf.css_string('a"b<c') == '"a\\22 b\\3c c"'
