@@ -68,9 +68,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not event.contains(Engine, "connect", _sqlite_pragmas):
         event.listen(Engine, "connect", _sqlite_pragmas)
 
-    from . import web
+    from . import assets, web
     from .views import hands, live, main, matches, melds, sessions, sheets
 
+    assets.init_app(app)
     web.init_app(app)
     for module in (main, matches, hands, melds, sheets, sessions, live):
         app.register_blueprint(module.bp)

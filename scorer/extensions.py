@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask_babel import Babel
+from flask_compress import Compress
 from flask_htmx import HTMX
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -28,3 +29,4 @@ migrate = Migrate()
 csrf = CSRFProtect()
 htmx = HTMX()
 babel = Babel()
+compress = Compress()

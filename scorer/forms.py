@@ -319,13 +319,16 @@ class NewMatchForm(FlaskForm):
         StringField(_l("Player"), [Optional(), Length(max=40)]), min_entries=3, max_entries=8
     )
     preset = SelectField(
-        _l("Rules"), choices=choice_list((k, PRESET_LABELS[k]) for k in PRESETS), default="standard"
+        _l("Preset"),
+        choices=choice_list((k, PRESET_LABELS[k]) for k in PRESETS),
+        default="standard",
     )
     teams = BooleanField(_l("Play in teams of two (partners opposite)"))
     team_of = FieldList(
         SelectField(
             _l("Team"),
             choices=choice_list([("0", "A"), ("1", "B"), ("2", "C"), ("3", "D")]),
+            # not posted at all when the table plays without teams; checked in the view
             validate_choice=False,
         ),
         max_entries=8,

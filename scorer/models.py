@@ -75,6 +75,9 @@ class Match(db.Model):  # type: ignore[name-defined]
     winners: Mapped[list[int] | None] = mapped_column(JSON, default=None)
     # bumped on every change; a form that carries an older version is a conflict
     version: Mapped[int] = mapped_column(default=1)
+    # a cache of the totals after the last hand (services.standing), rewritten by services
+    # on every change so the top of the match page needs no replay; the hands are the truth
+    standing: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
 
     session: Mapped[GameSession] = relationship(back_populates="matches")
     seats: Mapped[list[Seat]] = relationship(
@@ -109,8 +112,9 @@ class Hand(db.Model):  # type: ignore[name-defined]
     """
 
     __table_args__ = (
-        UniqueConstraint("match_id", "seq"),
-        UniqueConstraint("match_id", "idempotency_key"),
+        # named: the convention names both "uq_hand_match_id", and PostgreSQL refuses that
+        UniqueConstraint("match_id", "seq", name="uq_hand_match_id_seq"),
+        UniqueConstraint("match_id", "idempotency_key", name="uq_hand_match_id_idempotency_key"),
         Index("ix_hand_match_live", "match_id", "deleted_at"),
     )
 

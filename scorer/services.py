@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import abort
-from sqlalchemy import func, select
+from sqlalchemy import func, inspect, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import InstanceState, selectinload
 
 from .extensions import db
 from .models import GameSession, Hand, HandEvent, HandMeld, HandParty, Match, Player, Seat, utcnow
@@ -166,12 +167,28 @@ class Sheet:
     open_hand: Hand | None
     progress: MatchProgress
     seat_names: list[str] = field(default_factory=list)
+    # the number of hands when ``rows`` were left out (see :func:`standing`)
+    played: int | None = None
+
+    @property
+    def hand_count(self) -> int:
+        """The closed hands on the sheet (known without the rows)."""
+        return len(self.rows) if self.played is None else self.played
 
     @property
     def percent(self) -> list[int]:
         """Each party's way to the target, 0..100 (for the progress bars)."""
         target = self.ruleset.target
         return [max(0, min(100, round(100 * t / target))) for t in self.totals]
+
+    def number_of(self, hand: Hand) -> int | None:
+        """The hand's number on the sheet (None for a struck or open hand)."""
+        return next((row.number for row in self.rows if row.hand.id == hand.id), None)
+
+    @property
+    def winner_names(self) -> list[str]:
+        """The names of the winning parties (several on a tie)."""
+        return [self.parties[i] for i in self.winners]
 
     @property
     def leading(self) -> set[int]:
@@ -183,7 +200,7 @@ class Sheet:
         """With a fixed number of deals: how many are left."""
         if self.ruleset.end != "deals":
             return None
-        return max(0, self.ruleset.deals - len(self.rows))
+        return max(0, self.ruleset.deals - self.hand_count)
 
 
 def _played(hand: Hand, parties: int) -> PlayedHand:
@@ -209,8 +226,30 @@ def _played(hand: Hand, parties: int) -> PlayedHand:
     )
 
 
+def load_hands(match: Match) -> None:
+    """Load the seats, the hands and their lines of ``match`` in three queries.
+
+    Without this, every hand would load its lines on first use (one query per hand).
+    """
+    state: InstanceState[Match] = inspect(match)
+    if state.identity is None:
+        return  # not saved yet: everything is in memory
+    if {"seats", "hands"} & state.unloaded:
+        db.session.execute(
+            select(Match)
+            .where(Match.id == state.identity[0])
+            .options(selectinload(Match.seats), selectinload(Match.hands).selectinload(Hand.parties))
+        ).scalar_one()
+    lazy = [h.id for h in match.hands if h.id and "parties" in inspect(h).unloaded]
+    if lazy:
+        db.session.execute(
+            select(Hand).where(Hand.id.in_(lazy)).options(selectinload(Hand.parties))
+        ).scalars().all()
+
+
 def sheet(match: Match) -> Sheet:
     """The sheet of a match: rows with running totals, progress, who deals next, the end."""
+    load_hands(match)
     ruleset = ruleset_of(match)
     names = party_names(match)
     seat_names = [s.name for s in match.seats]
@@ -261,6 +300,77 @@ def sheet(match: Match) -> Sheet:
         open_hand=open_hand,
         progress=progress,
         seat_names=seat_names,
+    )
+
+
+# the shape of Match.standing; another number makes the old caches fall back to sheet()
+STANDING_VERSION = 1
+
+
+def _standing_of(match: Match, current: Sheet) -> dict[str, Any]:
+    """What :func:`standing` needs, from a full sheet (stored on the match)."""
+    return {
+        "v": STANDING_VERSION,
+        "hands": len(current.rows),
+        "totals": list(current.totals),
+        "stars": list(current.stars),
+        "exact": list(current.progress.exact_totals),
+        "finished_after": current.progress.finished_after,
+        "winners": list(current.winners),
+        "dealer": next_dealer_seat(match, [r.hand for r in current.rows], None),
+    }
+
+
+def standing(match: Match) -> Sheet:
+    """The top of the sheet without its rows: totals, progress, who deals next, the end.
+
+    Read from ``match.standing``, which every change rewrites, instead of loading
+    and replaying every hand, so it costs the same at hand 10 and at hand 500.
+    ``rows`` is empty (``hand_count`` says how many there are).  A match without
+    the cache (saved before it existed) gets the full :func:`sheet`.
+    """
+    cached = match.standing
+    if not cached or cached.get("v") != STANDING_VERSION:
+        return sheet(match)
+    ruleset = ruleset_of(match)
+    seats = len(match.seats)
+    open_hand = None
+    if ruleset.open_play:
+        open_hand = db.session.execute(
+            select(Hand)
+            .where(Hand.match_id == match.id, Hand.status == "open", Hand.deleted_at.is_(None))
+            .order_by(Hand.seq)
+            .limit(1)
+        ).scalar_one_or_none()
+    dealer = open_hand.dealer_seat if open_hand is not None else int(cached["dealer"])
+    finished = cached["finished_after"] is not None
+    progress = MatchProgress(
+        running=(),
+        totals=tuple(cached["totals"]),
+        stars=tuple(cached["stars"]),
+        exact_totals=tuple(cached["exact"]),
+        finished_after=cached["finished_after"],
+        winners=tuple(cached["winners"]),
+        next_dealer=dealer,
+        next_leader=(dealer + 1) % seats,
+    )
+    sits_out = party_of_seat(ruleset, dealer) if ruleset.dealer_sits_out else None
+    return Sheet(
+        match=match,
+        ruleset=ruleset,
+        parties=party_names(match),
+        rows=[],
+        totals=list(cached["totals"]),
+        stars=list(cached["stars"]),
+        finished=finished,
+        winners=list(cached["winners"]),
+        next_dealer=None if finished else dealer,
+        next_leader=None if finished else (dealer + 1) % seats,
+        next_sits_out=None if finished else sits_out,
+        open_hand=open_hand,
+        progress=progress,
+        seat_names=[s.name for s in match.seats],
+        played=int(cached["hands"]),
     )
 
 
@@ -463,9 +573,10 @@ def preview(match: Match, data: HandInput, hand: Hand | None = None) -> Settled:
 def _dealer_for(match: Match, hand: Hand | None) -> int:
     if hand is not None:
         return hand.dealer_seat
-    closed = [h for h in live_hands(match) if h.status == "closed"]
-    open_hand = next((h for h in live_hands(match) if h.status == "open"), None)
-    return next_dealer_seat(match, closed, open_hand)
+    current = standing(match)
+    if current.open_hand is not None:
+        return current.open_hand.dealer_seat
+    return current.progress.next_dealer
 
 
 def _check_version(match: Match, version: int | None) -> None:
@@ -552,7 +663,7 @@ def save_hand(
         if existing is not None:
             return existing
     _check_version(match, version)
-    if hand is None and sheet(match).finished:
+    if hand is None and standing(match).finished:
         raise MatchOverError()
     settled = settle_input(match, data, _dealer_for(match, hand))
     action = "corrected"
@@ -608,9 +719,10 @@ def restore_hand(match: Match, hand: Hand, version: int | None = None) -> None:
 
 
 def _after_change(match: Match) -> None:
-    """Keep the stored end of the match in step with its hands."""
+    """Keep the stored end and standing of the match in step with its hands."""
     db.session.flush()
     current = sheet(match)
+    match.standing = _standing_of(match, current)
     if current.finished:
         match.winners = current.winners
         match.finished_at = match.finished_at or utcnow()
@@ -662,6 +774,19 @@ def open_hand(match: Match) -> Hand:
     )
     match.hands.append(hand)
     db.session.flush()
+    return hand
+
+
+def set_trump(match: Match, trump: str, version: int | None = None) -> Hand:
+    """Name the trump of the two-player hand being played (the turned card)."""
+    _check_version(match, version)
+    if trump not in ("E", "G", "H", "S"):
+        raise RulesError("'{text}' is not a suit: use E (Eichel), G (Grün), H (Herz) or S (Schellen)",
+                         text=trump)
+    hand = open_hand(match)
+    hand.trump = trump
+    _touch(match)
+    db.session.commit()
     return hand
 
 

@@ -110,13 +110,26 @@ def bonus_label(spec: str) -> str:
     return gettext("nothing")
 
 
+# the thousands separator of the languages we speak (babel's standard decimal pattern
+# groups by three there); the sheet formats hundreds of numbers per page
+_GROUP = {"de": ".", "en": ","}
+
+
+def _integer(points: int) -> str:
+    locale = get_locale()
+    group = _GROUP.get(locale.language) if locale is not None else None
+    if group is None or locale.territory is not None:
+        return format_decimal(points)
+    return f"{points:,}".replace(",", group) if points >= 1000 else str(points)
+
+
 def signed(points: int | None) -> str:
     """A result as the sheet writes it: losses in brackets, ``(−400)``."""
     if points is None:
         return ""
     if points < 0:
-        return f"(−{format_decimal(-points)})"
-    return format_decimal(points)
+        return f"(−{_integer(-points)})"
+    return _integer(points)
 
 
 def money(cents: int) -> str:

@@ -85,8 +85,8 @@ def upgrade():
     sa.Column('deleted_at', sa.DateTime(), nullable=True),
     sa.ForeignKeyConstraint(['match_id'], ['match.id'], name=op.f('fk_hand_match_id_match')),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_hand')),
-    sa.UniqueConstraint('match_id', 'idempotency_key', name=op.f('uq_hand_match_id')),
-    sa.UniqueConstraint('match_id', 'seq', name=op.f('uq_hand_match_id'))
+    sa.UniqueConstraint('match_id', 'idempotency_key', name='uq_hand_match_id_idempotency_key'),
+    sa.UniqueConstraint('match_id', 'seq', name='uq_hand_match_id_seq')
     )
     with op.batch_alter_table('hand', schema=None) as batch_op:
         batch_op.create_index('ix_hand_match_live', ['match_id', 'deleted_at'], unique=False)

@@ -354,7 +354,8 @@ def write_meld(token: str) -> WerkzeugResponse:
     context = two_player_context(match, sheet, meld_form=form)
     error = None
     if form.validate() and form.meld.data in context["meld_names"]:
-        points = form.points.data or context["meld_values"][form.meld.data]
+        # the value comes from the rules, never from the request
+        points = context["meld_values"][form.meld.data]
         try:
             services.write_meld(
                 match,
@@ -372,6 +373,35 @@ def write_meld(token: str) -> WerkzeugResponse:
             error = rules_message(exc)
     else:
         error = gettext("Choose the player and the meld.")
+    if error is None:
+        if is_htmx():
+            return _fresh_page(match)
+        return go_to(url_for("matches.show", token=match.token))
+    sheet = services.sheet(match)
+    return render(
+        "matches/show.html",
+        "matches/_content.html",
+        status=422,
+        **entry_context(match, sheet, error=error),
+    )
+
+
+@bp.post("/m/<token>/trump")
+def set_trump(token: str) -> WerkzeugResponse:
+    """Name the trump of a two-player hand; the meld buttons show its values."""
+    match = services.get_match(token)
+    form = MeldEntryForm()
+    if not form.validate():
+        abort(400)
+    error = None
+    try:
+        services.set_trump(match, form.trump.data or "", _version(form))
+    except ConflictError:
+        error = gettext("Someone else changed this match in the meantime.")
+    except MatchOverError:
+        error = gettext("The match is over; no more hands can be entered.")
+    except RulesError as exc:
+        error = rules_message(exc)
     if error is None:
         if is_htmx():
             return _fresh_page(match)

@@ -12,6 +12,7 @@ import hashlib
 import io
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 import segno
 from flask import Blueprint, Response, abort, make_response, request, url_for
@@ -64,13 +65,15 @@ def _conditional(
         response = build()
     else:
         response = make_response("", 304)
-    response.set_etag(etag)
+    # weak: the same fragment goes out gzip-, brotli- or zstd-compressed (and a strong
+    # tag would get the encoding appended by Flask-Compress, so it would never match)
+    response.set_etag(etag, weak=True)
     response.last_modified = last_modified
     response.vary.update(("HX-Request", "Cookie"))
     return _read_only(response)
 
 
-def _match_context(match: Match) -> dict[str, object]:
+def _match_context(match: Match) -> dict[str, Any]:
     later = [m for m in match.session.matches if m.number > match.number]
     return {
         "match": match,
@@ -103,7 +106,7 @@ def match_sheet(view_token: str) -> WerkzeugResponse:
     )
 
 
-def _session_context(row: GameSession) -> dict[str, object]:
+def _session_context(row: GameSession) -> dict[str, Any]:
     matches = [(m, services.sheet(m)) for m in row.matches]
     return {"game_session": row, "matches": matches, "poll": POLL}
 
@@ -126,9 +129,7 @@ def session_sheet(view_token: str) -> WerkzeugResponse:
     """The polled part of the read-only session page (304 when unchanged)."""
     row = _session_for_view(view_token)
     tag, changed = _session_tag(row)
-    return _conditional(
-        tag, changed, lambda: render("live/_session.html", **_session_context(row))
-    )
+    return _conditional(tag, changed, lambda: render("live/_session.html", **_session_context(row)))
 
 
 def _qr(url: str) -> Response:

@@ -56,6 +56,8 @@ def _prepare(form: NewMatchForm, posted: bool) -> None:
         form.players.append_entry()
     while len(form.team_of) < len(form.players):
         form.team_of.append_entry()
+    while len(form.team_of) > len(form.players):
+        form.team_of.pop_entry()
     seats = len(form.players)
     if not posted or apply_preset or form.action.data == "add_player":
         parties = max(1, seats // 2)
@@ -113,7 +115,7 @@ def _parties_from_form(form: NewMatchForm, ruleset: Ruleset) -> list[int] | None
     seats = ruleset.players
     if not ruleset.teams:
         return list(range(seats))
-    chosen = [int(f.data or 0) for f in form.team_of][:seats]
+    chosen = [int(f.data) if str(f.data).isdecimal() else -1 for f in form.team_of][:seats]
     counts = [chosen.count(p) for p in range(ruleset.parties)]
     if len(chosen) != seats or any(c != ruleset.team_size for c in counts):
         raise RulesError(
@@ -152,6 +154,12 @@ def rules(token: str) -> WerkzeugResponse:
     """The rules of this match in words, with the meld table."""
     match = services.get_match(token)
     ruleset = services.ruleset_of(match)
+    preset = PRESETS.get(ruleset.preset, PRESETS["standard"])
+    changed = [
+        option.name
+        for option in RULE_OPTIONS
+        if rule_value(ruleset, option.name) != rule_value(preset, option.name)
+    ]
     return render(
         "matches/rules.html",
         match=match,
@@ -161,6 +169,7 @@ def rules(token: str) -> WerkzeugResponse:
         value_of=lambda name: rule_value(ruleset, name),
         preset_label=PRESET_LABELS.get(ruleset.preset, ruleset.preset),
         overrides=ruleset.overrides(),
+        changed=changed,
     )
 
 

@@ -21,18 +21,18 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import combinations
+from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, abort, request, url_for
-from flask_babel import gettext
+from flask_babel import get_locale, gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response as WerkzeugResponse
 from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField
 
 from .. import services
-from ..forms import PRESET_LABELS, TRUMPS
+from ..forms import PRESET_LABELS, TRUMPS, HandForm
 from ..rules import (
     PRESETS,
     Card,
@@ -109,8 +109,7 @@ class Calc:
     error: str | None = None
     refused: str | None = None
     upgrade: str | None = None
-    pressed: Card | None = None  # card mode: after pressing to the hand size
-    pressed_result: MeldResult | None = None
+    pressed_result: MeldResult | None = None  # card mode: the declarer after pressing
 
     @property
     def card_limit(self) -> int | None:
@@ -234,25 +233,42 @@ def _press(calc: Calc) -> None:
     """Card mode for the declarer: his melds must fit the hand he keeps after pressing.
 
     When the best melds of all picked cards need more cards than a hand holds,
-    the best of every way to keep ``hand_size`` of them is the answer (at
-    most C(16, 4) = 1820 tries, each a few microseconds).
+    the answer is the best hand of ``hand_size`` cards among them.  Cards are
+    taken away one at a time, depth first; a hand whose best melds already fit
+    is an answer (the other cards are pressed), and a hand worth no more than
+    the best answer so far is not searched further (fewer cards never meld
+    more).  That visits a few dozen hands where trying every way to press
+    four of sixteen would take 1820.
     """
     result = calc.result
     size = calc.hand_size
     if result is None or size is None or result.cards_needed <= size:
         return
-    cards = [c for c in _deck(calc.ruleset) for _ in range(calc.cards[c])]
+    trump = calc.trump
+    ruleset = calc.ruleset
     best: MeldResult | None = None
     seen: set[tuple[Card, ...]] = set()
-    for away in combinations(range(len(cards)), len(cards) - size):
-        key = tuple(cards[i] for i in away)
-        if key in seen:
-            continue
-        seen.add(key)
-        keep = [c for i, c in enumerate(cards) if i not in away]
-        found = best_meld(keep, calc.trump, calc.ruleset)
-        if best is None or found.total > best.total:
+
+    def visit(hand: tuple[Card, ...], found: MeldResult) -> None:
+        nonlocal best
+        if best is not None and found.total <= best.total:
+            return
+        if found.cards_needed <= size:
             best = found
+            return
+        children = []
+        for i, card in enumerate(hand):
+            if i and card == hand[i - 1]:
+                continue
+            rest = hand[:i] + hand[i + 1 :]
+            if rest not in seen:
+                seen.add(rest)
+                children.append((rest, best_meld(rest, trump, ruleset)))
+        # the most promising first: a good answer early cuts the others short
+        for rest, worth in sorted(children, key=lambda child: -child[1].total):
+            visit(rest, worth)
+
+    visit(tuple(c for c in _deck(ruleset) for _ in range(calc.cards[c])), result)
     calc.pressed_result = best
 
 
@@ -403,7 +419,7 @@ def breakdown(calc: Calc) -> list[dict[str, Any]]:
     lines: dict[str, dict[str, Any]] = {}
     for meld in result.melds:
         line = lines.setdefault(
-            meld.name, {"name": meld.name, "label": meld_label(meld.name), "count": 0, "points": 0}
+            meld.name, {"name": meld.name, "label": label(meld.name), "count": 0, "points": 0}
         )
         line["count"] += 1
         line["points"] += meld.points
@@ -415,7 +431,7 @@ def implied_offer(calc: Calc) -> dict[str, Any] | None:
     result = calc.result
     if calc.mode != "declare" or result is None or not result.implied:
         return None
-    labels = [meld_label(m.name) for m in result.implied]
+    labels = [label(m.name) for m in result.implied]
     return {
         "labels": labels,
         "text": (
@@ -455,6 +471,16 @@ def deck_rows(calc: Calc) -> list[dict[str, Any]]:
     return rows
 
 
+@lru_cache(maxsize=512)
+def _label(locale: str, name: str) -> str:
+    return meld_label(name)
+
+
+def label(name: str) -> str:
+    """``meld_label``, remembered per language (a tap renders dozens of labels)."""
+    return _label(str(get_locale()), name)
+
+
 RANK_LABELS = {
     "A": _l("Aces"),
     "10": _l("Tens"),
@@ -481,6 +507,14 @@ def context(calc: Calc, form: CalculatorForm, **extra: Any) -> dict[str, Any]:
         "calc_kinds": KIND_LABELS,
         "calc_ranks": RANK_LABELS,
         "calc_htmx": is_htmx(),
+        "calc_sprite": url_for("static", filename="cards/suits.svg"),
+        "calc_label": label,
+        "calc_suits": {
+            "E": gettext("Eichel"),
+            "G": gettext("Grün"),
+            "H": gettext("Herz"),
+            "S": gettext("Schellen"),
+        },
         "in_hand": None,
         **extra,
     }
@@ -541,29 +575,27 @@ def in_hand(token: str) -> WerkzeugResponse:
     panel alone (and, on "take over", the two meld fields out of band); a
     browser without JavaScript gets the match page with the form as typed.
     """
-    from .hands import _preview_of, entry_context, hand_form, party_hand_sizes
+    from .hands import _preview_of, entry_context
 
     match = services.get_match(token)
-    sheet = services.sheet(match)
+    ruleset = services.ruleset_of(match)
+    names = services.party_names(match)
     hand_id = request.args.get("hand", type=int)
     hand = services.get_hand(match, hand_id) if hand_id else None
-    if sheet.ruleset.open_play or (hand is None and sheet.finished):
-        abort(404)
     party = request.args.get("party", type=int)
-    if party is None or not 0 <= party < len(sheet.parties):
+    if ruleset.open_play or party is None or not 0 <= party < len(names):
         abort(404)
-    hand_form_ = hand_form(match, sheet, hand, posted=True)
-    lines = list(hand_form_.parties)
-    if party >= len(lines):
-        abort(404)
-    line = lines[party].form
+    # the hand form as posted (the sheet itself is only needed for a whole page)
+    hand_form_ = HandForm()
+    hand_form_.setup(ruleset, names, has_data=True)
+    while len(hand_form_.parties) < len(names):
+        hand_form_.parties.append_entry()  # a post without the party lines
+    line = list(hand_form_.parties)[party].form
     prefix = f"calc{party}-"
     form = CalculatorForm(formdata=request.form, prefix=prefix)
     opening = f"{prefix}mode" not in request.form
-    ruleset = sheet.ruleset
     players = active_players(ruleset)
-    size = party_hand_sizes(sheet)
-    dabb = _sizes(ruleset, players)[1] if size is not None else 0
+    size, dabb = _sizes(ruleset, players)
     declarer = request.form.get("declarer") == str(party)
     calc = Calc(
         ruleset=ruleset,
@@ -588,7 +620,7 @@ def in_hand(token: str) -> WerkzeugResponse:
     extra = {
         "in_hand": {
             "party": party,
-            "name": sheet.parties[party],
+            "name": names[party],
             "action": url_for("melds.in_hand", token=token, party=party, hand=hand_id),
             "teams": ruleset.teams,
             "closed": closed,
@@ -597,7 +629,10 @@ def in_hand(token: str) -> WerkzeugResponse:
     }
     page: dict[str, Any] = {}
     if not is_htmx():
-        preview = _preview_of(match, hand_form_, len(sheet.parties), hand)
+        sheet = services.sheet(match)
+        if hand is None and sheet.finished:
+            abort(404)
+        preview = _preview_of(match, hand_form_, len(names), hand)
         page = entry_context(match, sheet, hand_form_, hand=hand, preview=preview)
     page.update(context(calc, form, **extra))
     page["calc_line"] = line
@@ -622,4 +657,4 @@ def _take(calc: Calc, line: Any, *, add: bool) -> dict[str, Any] | None:
     line.melds.raw_data = [str(total)]
     line.meld_names.data = ",".join(names[:MAX_MELDS])
     line.meld_names.raw_data = [line.meld_names.data]
-    return {"total": total, "labels": [meld_label(n) for n in names], "rundgang": is_rundgang(calc)}
+    return {"total": total, "labels": [label(n) for n in names], "rundgang": is_rundgang(calc)}

@@ -45,20 +45,11 @@ SCREENS = ROOT / "test-artifacts" / "screens"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 PHONE = {"width": 390, "height": 844}
+# generous: two cores run the server, Chromium and the test at once
+TIMEOUT_MS = 10_000
+playwright_api.expect.set_options(timeout=TIMEOUT_MS)
 # htmx answers 409/422 with a swap; Chromium still logs them as failed loads
 HARMLESS_CONSOLE = ("Failed to load resource",)
-# Warnings are errors (pyproject), also in the server thread, where they turn
-# into a 500 page.  WTForms 3.3 deprecates tuple choices, which scorer/forms.py
-# still declares; drop this once forms.py declares SelectChoice objects.
-KNOWN_WARNINGS = ("ignore:Passing SelectField choices as tuples:DeprecationWarning",)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    here = Path(__file__).parent
-    for item in items:
-        if here in Path(item.fspath).parents:
-            for spec in KNOWN_WARNINGS:
-                item.add_marker(pytest.mark.filterwarnings(spec))
 
 
 @dataclass
@@ -134,7 +125,7 @@ def make_page(browser: Any, live_server: LiveServer) -> Iterator[Callable[..., A
         }
         settings.update(options)
         context = browser.new_context(**settings)
-        context.set_default_timeout(5_000)
+        context.set_default_timeout(TIMEOUT_MS)
         contexts.append(context)
         page = context.new_page()
         page.on(
@@ -148,9 +139,11 @@ def make_page(browser: Any, live_server: LiveServer) -> Iterator[Callable[..., A
         page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
         page.on(
             "response",
-            lambda r: problems.append(f"{r.status} {r.request.method} {r.url}")
-            if r.status >= 500
-            else None,
+            lambda r: (
+                problems.append(f"{r.status} {r.request.method} {r.url}")
+                if r.status >= 500
+                else None
+            ),
         )
         return page
 

@@ -29,7 +29,7 @@ def total(page: Any, scope: str = "#calc") -> Any:
 
 def test_declare_a_trump_family_and_four_aces(page: Any, shot: Shot) -> None:
     page.goto("/")
-    page.locator(".hero a.button", has_text="").nth(1).click()
+    page.locator('.hero a[href="/melds"]').click()
     expect(page.locator("#calc")).to_be_visible()
     page.locator("#calc label.trump-H").click()
     expect(page.locator("#calc .meld-row.is-trump")).to_be_visible()

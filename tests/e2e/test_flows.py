@@ -23,9 +23,7 @@ ROWS = "#sheet tbody tr[id^=hand-]"
 # -- what the Schreiber does ------------------------------------------------
 
 
-def start_match(
-    page: Page, names: list[str], preset: str | None = None, title: str = ""
-) -> None:
+def start_match(page: Page, names: list[str], preset: str | None = None, title: str = "") -> None:
     """Open the setup page, type the names in seat order, pick the rules, start."""
     page.goto("/")
     page.locator("a.button.primary[href='/new']").click()
@@ -114,13 +112,16 @@ def tap_targets_too_small(page: Page, scope: str = "main") -> list[str]:
           const small = [];
           const root = document.querySelector(scope);
           const seen = root.querySelectorAll(
-            'button, a.button, .choices label, input:not([type=hidden]), select, summary, label.check');
+            'button, a.button, .choices label, input:not([type=hidden]), select, summary, '
+            + 'label.check');
           for (const el of seen) {
             const box = el.getBoundingClientRect();
             if (box.width === 0 || box.height === 0) continue;  // not shown
             const target = el.closest('label') || el;
             if (target !== el && target.getBoundingClientRect().height >= 44) continue;
-            if (box.height < 43.5) small.push(`${el.tagName} ${el.id || el.className} ${box.height}`);
+            if (box.height < 43.5) {
+              small.push(`${el.tagName} ${el.id || el.className} ${box.height}`);
+            }
           }
           return small;
         }""",

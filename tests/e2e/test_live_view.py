@@ -1,4 +1,4 @@
-"""The read-only link in a browser: the share section, and a spectator's page that follows the match."""
+"""The read-only link in a browser: the share section, and a spectator page following the match."""
 
 from __future__ import annotations
 
@@ -38,7 +38,8 @@ def test_the_share_section_shows_the_qr_code_and_the_read_only_link(
     page.locator("#share summary").click()
     qr = page.locator("#share img.qr")
     expect(qr).to_be_visible()
-    assert page.evaluate("() => document.querySelector('#share img.qr').naturalWidth") > 100
+    # the picture is loaded lazily, once the section is open
+    page.wait_for_function("() => document.querySelector('#share img.qr').naturalWidth > 100")
     expect(page.locator("#share-url")).to_have_value(live_server.url + f"/v/{view}")
     assert fits_width(page)
     snapshot(page, "share-section")
@@ -52,9 +53,9 @@ def test_a_spectator_sees_each_hand_within_seconds(
     polls: list[str | None] = []
     spectator.on(
         "request",
-        lambda r: polls.append(r.all_headers().get("if-none-match"))
-        if r.url.endswith("/sheet")
-        else None,
+        lambda r: (
+            polls.append(r.all_headers().get("if-none-match")) if r.url.endswith("/sheet") else None
+        ),
     )
     spectator.goto(f"/v/{view}")
     expect(spectator.locator(ROWS)).to_have_count(0)

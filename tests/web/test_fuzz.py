@@ -146,7 +146,11 @@ SETUP_KEYS = [
 def test_random_setup_forms_never_fail() -> None:
     with built_app() as app:
         client = app.test_client()
-        base = setup_data(client, ["Anna", "Bert", "Carl"])
+        bases = [
+            setup_data(client, ["Anna", "Bert", "Carl"]),
+            setup_data(client, ["Anna", "Bert", "Carl", "Dora"], "kreuzbinokel"),
+            setup_data(client, ["Anna", "Bert"], "schweizer"),
+        ]
         names = st.sampled_from(["Anna", "Bert", "Carl", "Dora", "Emil", "Fritz", "", " "])
         values = st.one_of(junk, names)
 
@@ -166,9 +170,10 @@ def test_random_setup_forms_never_fail() -> None:
                 ]
             ),
             st.booleans(),
+            st.integers(0, 2),
         )
-        def check(data: dict[str, str], preset: str, htmx: bool) -> None:
-            posted = {**base, "preset": preset, **data}
+        def check(data: dict[str, str], preset: str, htmx: bool, base: int) -> None:
+            posted = {**bases[base], "preset": preset, **data}
             response = client.post("/new", data=posted, headers=HX if htmx else {})
             assert response.status_code < 500, posted
             target = response.headers.get("HX-Redirect") or response.headers.get("Location")

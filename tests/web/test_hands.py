@@ -173,7 +173,7 @@ def test_durch_won_and_lost(app: Flask, client: FlaskClient) -> None:
     enter_hand(client, token, declarer=2, outcome="bettel", won=False)
     assert sheet_of(app, token).totals == [0, 1000, -2000]
     text = page_text(client.get(f"/m/{token}?lang=en"))
-    assert "Durch won" in text and "Bettel lost" in text and "(−2.000)" not in text
+    assert "Durch won" in text and "Bettel lost" in text and "(−2,000)" in text
 
 
 def test_special_game_needs_won_or_lost(app: Flask, client: FlaskClient) -> None:

@@ -152,7 +152,9 @@ class _Inline(HTMLParser):
         if "style" in names:
             self.found.append(f"<{tag} style=…>")
         self.found += [f"<{tag} {k}=…>" for k in names if k.startswith("on")]
-        self.found += [f"<{tag} {k}=javascript:" for k, v in attrs if (v or "").startswith("javascript:")]
+        self.found += [
+            f"<{tag} {k}=javascript:" for k, v in attrs if (v or "").startswith("javascript:")
+        ]
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "script":
@@ -195,9 +197,9 @@ def test_names_and_titles_are_escaped_on_every_page(app: Flask, client: FlaskCli
     # a form sent back with errors shows the names again
     setup = setup_data(client, [*EVIL, "x" * 41])
     pages["/new 422"] = client.post("/new", data=setup).get_data(as_text=True)
-    pages["preview"] = client.post(
-        f"/m/{token}/hands/preview", data=data, headers=HX
-    ).get_data(as_text=True)
+    pages["preview"] = client.post(f"/m/{token}/hands/preview", data=data, headers=HX).get_data(
+        as_text=True
+    )
     assert len(pages) >= 12
     for where, html in pages.items():
         for raw in [*EVIL, EVIL_TITLE, "<script>alert(5)</script>"]:

@@ -324,3 +324,11 @@ def test_two_player_game_needs_two_players(app: Flask, client: FlaskClient) -> N
     assert response.status_code == 422
     assert "this game is for two players, not 3" in page_text(response)
     assert count(app, Match) == 0
+
+
+def test_garbage_team_refused(app: Flask, client: FlaskClient) -> None:
+    data = setup_data(client, ["A", "B", "C", "D"], "kreuzbinokel")
+    for team in ("x", "-1", "7", ""):
+        data["team_of-0"] = team
+        assert client.post("/new", data=data).status_code == 422, team
+    assert count(app, Match) == 0
