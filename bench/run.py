@@ -533,6 +533,7 @@ def growth(tmp: Path, sizes: tuple[int, ...], runs: int) -> Growth:
     from scorer.views.hands import entry_context
     from tests.builders import make_app, service_match
 
+    (tmp / "growth").mkdir()
     app = make_app(tmp / "growth")
     statements: list[str] = []
     with app.app_context():
@@ -611,14 +612,15 @@ class Calculator:
 
 def calculator(taps: int) -> Calculator:
     out = run_script("bench_calculator.py", str(taps))
-    cases = [
-        (label.strip(), float(median), float(p95), float(top))
-        for label, median, p95, top in re.findall(
-            r"^(.+?)\s+median\s+([\d.]+) ms\s+p95\s+([\d.]+) ms\s+max\s+([\d.]+) ms",
-            out,
-            re.MULTILINE,
+    cases = []
+    for line in out.splitlines():
+        found = re.match(
+            r"^(.+?)\s+(?:wall:\s+)?median\s+([\d.]+) ms\s+p95\s+([\d.]+) ms\s+max\s+([\d.]+) ms",
+            line,
         )
-    ]
+        if found:
+            label, median, p95, top = found.groups()
+            cases.append((label.strip(), float(median), float(p95), float(top)))
     return Calculator(cases, out.strip())
 
 
@@ -820,6 +822,10 @@ def report(
             f"| {label} | {median:.1f} ms | {p95:.1f} ms | {top:.1f} ms | "
             f"{ok(median < CALCULATOR_TARGET_MS)} |"
         )
+    add("")
+    add("```")
+    add(calc.output)
+    add("```")
     add("")
     return "\n".join(lines)
 

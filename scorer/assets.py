@@ -50,6 +50,11 @@ def static_url(filename: str) -> str:
 def _cache_static(response: Response) -> Response:
     if request.endpoint != "static" or response.status_code not in (200, 304):
         return response
+    if response.status_code == 200 and response.direct_passthrough:
+        # read the file here (closed with the response): Flask-Compress would otherwise
+        # wrap the open file in a generator that never closes it
+        response.direct_passthrough = False
+        response.get_data()
     filename = (request.view_args or {}).get("filename", "")
     version = request.args.get("v")
     if version and version == _fingerprint(filename):

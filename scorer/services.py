@@ -238,7 +238,9 @@ def load_hands(match: Match) -> None:
         db.session.execute(
             select(Match)
             .where(Match.id == state.identity[0])
-            .options(selectinload(Match.seats), selectinload(Match.hands).selectinload(Hand.parties))
+            .options(
+                selectinload(Match.seats), selectinload(Match.hands).selectinload(Hand.parties)
+            )
         ).scalar_one()
     lazy = [h.id for h in match.hands if h.id and "parties" in inspect(h).unloaded]
     if lazy:
@@ -989,8 +991,15 @@ def settlement(row: GameSession) -> Settlement:
 
     balances: dict[str, int] = {}
     matches: list[MatchMoney] = []
-    for match in row.matches:
-        current = sheet(match)
+    # every match with its seats in two queries; the totals come from the standings (no rows)
+    in_session = db.session.execute(
+        select(Match)
+        .where(Match.session_id == row.id)
+        .order_by(Match.number)
+        .options(selectinload(Match.seats))
+    ).scalars()
+    for match in in_session:
+        current = standing(match)
         for seat in match.seats:
             balances.setdefault(seat.name, 0)
         payments: dict[str, int] = {}

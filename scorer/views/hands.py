@@ -125,7 +125,8 @@ def _preview_of(match: Match, form: HandForm, parties: int, hand: Hand | None) -
 def preview(token: str) -> WerkzeugResponse:
     """The live result under the form (htmx, on every change)."""
     match = services.get_match(token)
-    sheet = services.sheet(match)
+    # the names and the rules are enough: no rows, so a long match answers as fast
+    sheet = services.standing(match)
     hand_id = request.args.get("hand", type=int)
     hand = services.get_hand(match, hand_id) if hand_id else None
     form = hand_form(match, sheet, posted=True)
