@@ -535,7 +535,7 @@ def _message(exc: Exception) -> str:
 
 def sheet_csv(current: services.Sheet) -> bytes:
     """The sheet as CSV bytes: UTF-8 with BOM, semicolons, CRLF; heads in the user's language."""
-    from .pdf import outcome_text
+    from .web import outcome_text
 
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")

@@ -23,8 +23,9 @@ from flask_babel import format_date, gettext
 from markupsafe import Markup
 
 from . import services
-from .models import GameSession, Hand, Match
-from .rules import SPECIAL_GAMES, Ruleset
+from .models import GameSession, Match
+from .rules import Ruleset
+from .web import outcome_text, suit_name
 
 FONT_DIR = "/usr/share/fonts/truetype/dejavu"
 FONT_FILES = (
@@ -39,39 +40,7 @@ class FetchRefused(ValueError):
     """A URL outside our static files (WeasyPrint logs it and leaves the resource out)."""
 
 
-# -- words for the sheet ------------------------------------------------------
-
-
-def suit_name(letter: str | None) -> str:
-    """The German suit name (the same in both languages, as on the cards)."""
-    names = {
-        "E": gettext("Eichel"),
-        "G": gettext("Grün"),
-        "H": gettext("Herz"),
-        "S": gettext("Schellen"),
-    }
-    return names.get(letter or "", "")
-
-
-def outcome_text(hand: Hand) -> str:
-    """How the sheet names a hand's outcome: made, failed, gone off, Durch won …"""
-    labels = {
-        "gone_off": gettext("gone off"),
-        "forfeit": gettext("forfeit"),
-        "durch": gettext("Durch"),
-        "durch_open": gettext("Durch open"),
-        "durch_hand": gettext("Durch hand"),
-        "bettel": gettext("Bettel"),
-        "bettel_open": gettext("Bettel open"),
-        "bettel_hand": gettext("Bettel hand"),
-        "open_play": gettext("hand"),
-    }
-    if hand.outcome == "played":
-        return gettext("made") if hand.made else gettext("failed")
-    text = labels.get(hand.outcome, hand.outcome)
-    if hand.outcome in SPECIAL_GAMES:
-        text += " " + (gettext("won") if hand.won else gettext("lost"))
-    return text
+# -- words for the sheet (suit and outcome names: scorer.web) -----------------
 
 
 def _end_text(ruleset: Ruleset) -> str:

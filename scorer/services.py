@@ -26,6 +26,7 @@ from .rules import (
     PlayedHand,
     RulesError,
     Ruleset,
+    Suit,
     TrickError,
     complete_tricks,
     party_of_seat,
@@ -782,11 +783,9 @@ def open_hand(match: Match) -> Hand:
 def set_trump(match: Match, trump: str, version: int | None = None) -> Hand:
     """Name the trump of the two-player hand being played (the turned card)."""
     _check_version(match, version)
-    if trump not in ("E", "G", "H", "S"):
-        raise RulesError("'{text}' is not a suit: use E (Eichel), G (Grün), H (Herz) or S (Schellen)",
-                         text=trump)
+    suit = Suit.parse(trump)  # CardError (a RulesError) for anything else
     hand = open_hand(match)
-    hand.trump = trump
+    hand.trump = suit.value
     _touch(match)
     db.session.commit()
     return hand

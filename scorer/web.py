@@ -10,13 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, Response, g, make_response, redirect, render_template, request
-from flask_babel import format_decimal, get_locale, gettext
+from flask_babel import format_decimal, get_locale, gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .extensions import db, htmx
-from .rules import RulesError
+from .rules import SPECIAL_GAMES, RulesError
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -62,14 +62,47 @@ def rules_message(error: RulesError) -> str:
         return str(error)
 
 
+# The words of the sheet, translated lazily: one lookup per use, not a dict
+# of gettext calls per row.
+SUIT_NAMES = {
+    "E": lazy_gettext("Eichel"),
+    "G": lazy_gettext("Grün"),
+    "H": lazy_gettext("Herz"),
+    "S": lazy_gettext("Schellen"),
+}
+OUTCOME_WORDS = {
+    "gone_off": lazy_gettext("gone off"),
+    "forfeit": lazy_gettext("forfeit"),
+    "durch": lazy_gettext("Durch"),
+    "durch_open": lazy_gettext("Durch open"),
+    "durch_hand": lazy_gettext("Durch hand"),
+    "bettel": lazy_gettext("Bettel"),
+    "bettel_open": lazy_gettext("Bettel open"),
+    "bettel_hand": lazy_gettext("Bettel hand"),
+    "open_play": lazy_gettext("hand"),
+}
+
+
+def suit_name(letter: str | None) -> str:
+    """The suit's German name (the same in both languages, as on the cards)."""
+    name = SUIT_NAMES.get(letter or "")
+    return str(name) if name is not None else ""
+
+
+def outcome_text(hand: Any) -> str:
+    """How the sheet names a hand's outcome: made, failed, gone off, Durch won …"""
+    if hand.outcome == "played":
+        return gettext("made") if hand.made else gettext("failed")
+    word = OUTCOME_WORDS.get(hand.outcome)
+    text = str(word) if word is not None else hand.outcome
+    if hand.outcome in SPECIAL_GAMES:
+        text += " " + (gettext("won") if hand.won else gettext("lost"))
+    return text
+
+
 def meld_label(name: str) -> str:
     """A meld name of RULES.md section 3 in the user's words: ``pair H`` → "Paar Herz"."""
-    suits = {
-        "E": gettext("Eichel"),
-        "G": gettext("Grün"),
-        "H": gettext("Herz"),
-        "S": gettext("Schellen"),
-    }
+    suits = SUIT_NAMES
     ranks = {
         "A": gettext("aces"),
         "10": gettext("tens"),
@@ -186,3 +219,5 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["get_locale"] = get_locale
     app.jinja_env.globals["rules_message"] = rules_message
     app.jinja_env.globals["meld_label"] = meld_label
+    app.jinja_env.globals["suit_name"] = suit_name
+    app.jinja_env.globals["outcome_text"] = outcome_text

@@ -509,12 +509,6 @@ def context(calc: Calc, form: CalculatorForm, **extra: Any) -> dict[str, Any]:
         "calc_htmx": is_htmx(),
         "calc_sprite": url_for("static", filename="cards/suits.svg"),
         "calc_label": label,
-        "calc_suits": {
-            "E": gettext("Eichel"),
-            "G": gettext("Grün"),
-            "H": gettext("Herz"),
-            "S": gettext("Schellen"),
-        },
         "in_hand": None,
         **extra,
     }
