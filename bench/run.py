@@ -399,6 +399,7 @@ def ceiling_ratios(binary: str, fixture: Fixture, tmp: Path, args: argparse.Name
     runs: dict[str, Load] = {}
     measure_hello()
     with gunicorn("scorer:create_app()", env=fixture.env, **settings) as server:
+        only = args.only or {"poll", "page", "submit"}
         # the poll: the read-only fragment, unchanged since the phone's last look
         url = f"/v/{fixture.view_token}/sheet"
         first = fetch(server, url, headers=HX)
@@ -406,15 +407,17 @@ def ceiling_ratios(binary: str, fixture: Fixture, tmp: Path, args: argparse.Name
         again = fetch(server, url, headers={**HX, "If-None-Match": etag})
         assert again.status == 304, again.status
         poll_headers = {**HX, "If-None-Match": etag, "Accept-Encoding": ACCEPT}
-        wrk(binary, server, url, headers=poll_headers, seconds=2, connections=args.connections)
-        runs["poll"] = wrk(binary, server, url, headers=poll_headers, **load)
-        print(f"  poll: {runs['poll'].rps:.0f} req/s", flush=True)
+        if "poll" in only:
+            wrk(binary, server, url, headers=poll_headers, seconds=2, connections=args.connections)
+            runs["poll"] = wrk(binary, server, url, headers=poll_headers, **load)
+            print(f"  poll: {runs['poll'].rps:.0f} req/s", flush=True)
 
         page = f"/m/{fixture.page_token}"
         page_headers = {"Accept-Encoding": ACCEPT}
-        wrk(binary, server, page, headers=page_headers, seconds=2, connections=args.connections)
-        runs["page"] = wrk(binary, server, page, headers=page_headers, **load)
-        print(f"  page: {runs['page'].rps:.0f} req/s", flush=True)
+        if "page" in only:
+            wrk(binary, server, page, headers=page_headers, seconds=2, connections=args.connections)
+            runs["page"] = wrk(binary, server, page, headers=page_headers, **load)
+            print(f"  page: {runs['page'].rps:.0f} req/s", flush=True)
 
         # a phone: one GET gives the session cookie and its CSRF token, valid for every match
         wire = fetch(server, f"/m/{fixture.submit_tokens[0]}")
@@ -430,9 +433,10 @@ def ceiling_ratios(binary: str, fixture: Fixture, tmp: Path, args: argparse.Name
             + "\n"
         )
         submit = {"script": BENCH / "submit.lua", "script_args": (str(data),)}
-        wrk(binary, server, "/", seconds=2, connections=args.connections, **submit)
-        runs["submit"] = wrk(binary, server, "/", **submit, **load)
-        print(f"  submit: {runs['submit'].rps:.0f} req/s", flush=True)
+        if "submit" in only:
+            wrk(binary, server, "/", seconds=2, connections=args.connections, **submit)
+            runs["submit"] = wrk(binary, server, "/", **submit, **load)
+            print(f"  submit: {runs['submit'].rps:.0f} req/s", flush=True)
     measure_hello()
     return Ratios(hello, runs, args.workers, args.connections, args.seconds)
 
@@ -837,6 +841,13 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--submit-matches", type=int, default=40)
     parser.add_argument("--out", type=Path, default=BENCH / "RESULTS.md")
+    parser.add_argument(
+        "--only",
+        type=lambda text: set(text.split(",")),
+        default=None,
+        help="only these ceiling-ratio runs (poll,page,submit): print the ratios, "
+        "write no RESULTS.md (a quick check while optimising)",
+    )
     args = parser.parse_args()
 
     binary = ensure_wrk()
@@ -849,6 +860,10 @@ def main() -> None:
         fixture = build_database(tmp, args.submit_matches, submit_hands=20)
         print("1. ceiling ratio", flush=True)
         ratios = ceiling_ratios(binary, fixture, tmp, args)
+        if args.only:
+            for name in ratios.runs:
+                print(f"  {name}: ratio {ratios.ratio(name):.3f}", flush=True)
+            return
         print("3. weight", flush=True)
         weighed = weight(fixture)
         print("2. growth", flush=True)

@@ -377,6 +377,25 @@ def standing(match: Match) -> Sheet:
     )
 
 
+def last_row(current: Sheet, hand: Hand) -> SheetRow:
+    """The sheet's row of ``hand``, the last closed hand, from :func:`standing` (no replay).
+
+    Its running totals are the match's totals, its number the number of hands.
+    """
+    lines = sorted(hand.parties, key=lambda p: p.party)
+    declarer = hand.declarer_party
+    return SheetRow(
+        hand=hand,
+        number=current.hand_count,
+        dealer=current.seat_names[hand.dealer_seat],
+        declarer=current.parties[declarer] if declarer is not None else None,
+        points=[p.points for p in lines],
+        totals=list(current.totals),
+        stars=[p.stars for p in lines],
+        sits_out=[p.sits_out for p in lines],
+    )
+
+
 def next_dealer_seat(match: Match, closed: Sequence[Hand], open_hand: Hand | None) -> int:
     """The seat after the last hand's dealer (the first dealer for the first hand)."""
     if open_hand is not None:

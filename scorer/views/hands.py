@@ -139,14 +139,16 @@ def preview(token: str) -> WerkzeugResponse:
 
 
 def _save(match: Match, hand: Hand | None) -> WerkzeugResponse:
-    sheet = services.sheet(match)
+    # a new hand needs the names and the rules only (the standing), a correction its sheet
+    sheet = services.standing(match) if hand is None else services.sheet(match)
     form = hand_form(match, sheet, hand, posted=True)
     status = 422
     error: str | None = None
+    before = match.version
     if form.validate():
         data = form.to_input(len(sheet.parties))
         try:
-            services.save_hand(
+            saved = services.save_hand(
                 match,
                 data,
                 hand=hand,
@@ -166,6 +168,10 @@ def _save(match: Match, hand: Hand | None) -> WerkzeugResponse:
             form.add_rules_error(exc)
         else:
             if is_htmx() and hand is None:
+                if match.version == before + 1:
+                    # saved by this very request on a page that was current: it lacks
+                    # just this row (a repeated key or anything else gets everything)
+                    return _saved_hand(match, saved)
                 return _fresh_page(match)
             # a correction is made on its own page: back to the sheet (HX-Redirect for htmx)
             return go_to(url_for("matches.show", token=match.token))
@@ -189,7 +195,27 @@ def _save(match: Match, hand: Hand | None) -> WerkzeugResponse:
     )
     template = "hands/edit.html" if hand else "matches/show.html"
     fragment = "hands/_form.html"
+    if hand is None and not is_htmx():
+        # the whole page again, sheet included
+        context["sheet"] = services.sheet(match)
     return render(template, fragment, status=status, **context)
+
+
+def _saved_hand(match: Match, saved: Hand) -> WerkzeugResponse:
+    """After a new hand over htmx: the top of the page fresh, the sheet's new row out of band.
+
+    The first hand gets the whole content (the table loses its placeholder row).
+    """
+    top = services.standing(match)
+    if top.hand_count < 2 or saved.status != "closed" or saved.deleted_at is not None:
+        return _fresh_page(match)
+    context = entry_context(match, top)
+    response = render(
+        "matches/_saved.html", new_row=services.last_row(top, saved), **context
+    )
+    response.headers["HX-Retarget"] = "#match-top"
+    response.headers["HX-Reswap"] = "outerHTML"
+    return response
 
 
 def _fresh_page(match: Match) -> WerkzeugResponse:

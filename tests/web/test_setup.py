@@ -299,6 +299,15 @@ def test_home_lists_recent_sessions(client: FlaskClient) -> None:
     assert f"/m/{token}" not in other.get("/").get_data(as_text=True)
 
 
+def test_home_links_to_import_and_device_backup(client: FlaskClient) -> None:
+    html = client.get("/").get_data(as_text=True)
+    assert 'href="/import"' in html and "/backup.json" not in html
+    start_match(client, ["Anna", "Bert", "Carl"])
+    html = client.get("/").get_data(as_text=True)
+    assert 'href="/import"' in html and 'href="/backup.json"' in html
+    assert client.get("/import").status_code == 200
+
+
 def test_unknown_match_is_404(client: FlaskClient) -> None:
     for url in ("/m/nope", "/m/nope/rules", "/m/nope/hands/1", "/m/nope/hands/1/edit"):
         assert client.get(url).status_code == 404, url
