@@ -136,10 +136,10 @@ def table_layout(parties: int, teams: bool) -> dict[str, Any]:
     ``(−2.000)`` without clipping.
     """
     if parties <= 3:
-        widths = [6, 17, 30 if teams else 21, 12.5, 14, 25]
+        widths = [6, 16, 30 if teams else 21, 15, 14, 25]
         return {"font": 8.5, "head": 7.5, "widths": widths}
     if parties == 4:
-        return {"font": 7.5, "head": 6.5, "widths": [5, 14, 16, 9, 13, 19]}
+        return {"font": 7.5, "head": 6.5, "widths": [5, 13, 16, 11, 13, 19]}
     return {"font": 6, "head": 5.5, "widths": [5.5, 10, 11, 7, 9.5, 14]}
 
 
