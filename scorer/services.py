@@ -703,8 +703,9 @@ def save_hand(
     hand.status = "closed"
     hand.events.append(HandEvent(action=action, snapshot=_snapshot(hand)))
     _touch(match)
-    _after_change(match)
     try:
+        # the flush in _after_change already meets a twin request's row (same key or seq)
+        _after_change(match)
         db.session.commit()
     except IntegrityError:
         db.session.rollback()

@@ -219,5 +219,9 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["get_locale"] = get_locale
     app.jinja_env.globals["rules_message"] = rules_message
     app.jinja_env.globals["meld_label"] = meld_label
+    from .fragments import fresh_form, sheet_table
+
+    app.jinja_env.globals["sheet_table"] = sheet_table
+    app.jinja_env.globals["fresh_form"] = fresh_form
     app.jinja_env.globals["suit_name"] = suit_name
     app.jinja_env.globals["outcome_text"] = outcome_text

@@ -93,6 +93,9 @@ def entry_context(
     error: str | None = None,
 ) -> dict[str, Any]:
     """What the match page and its fragments need."""
+    # an empty form for a new hand looks the same for every request at this version
+    # (fragments.fresh_form caches it) but for its CSRF token and idempotency key
+    fresh_form_ok = form is None and hand is None and preview is None and error is None
     if form is None and not sheet.finished and not sheet.ruleset.open_play:
         form = hand_form(match, sheet)
     context: dict[str, Any] = {
@@ -105,6 +108,7 @@ def entry_context(
         "confirm": ConfirmForm(formdata=None, version=str(match.version)),
         "hand_size": party_hand_sizes(sheet),
         "preset_of": PRESETS.get(sheet.ruleset.preset),
+        "fresh_form_ok": fresh_form_ok,
     }
     if sheet.ruleset.open_play and not sheet.finished:
         context.update(two_player_context(match, sheet))
@@ -210,9 +214,7 @@ def _saved_hand(match: Match, saved: Hand) -> WerkzeugResponse:
     if top.hand_count < 2 or saved.status != "closed" or saved.deleted_at is not None:
         return _fresh_page(match)
     context = entry_context(match, top)
-    response = render(
-        "matches/_saved.html", new_row=services.last_row(top, saved), **context
-    )
+    response = render("matches/_saved.html", new_row=services.last_row(top, saved), **context)
     response.headers["HX-Retarget"] = "#match-top"
     response.headers["HX-Reswap"] = "outerHTML"
     return response

@@ -99,18 +99,15 @@ def match(view_token: str) -> WerkzeugResponse:
 _OTHER = Match.__table__.alias("other")
 # what the poll's ETag needs, in one statement and without loading a row into the ORM:
 # the match's id, version and last change, and how many matches its session has
-_POLL_STATE = (
-    select(
-        Match.id,
-        Match.version,
-        Match.updated_at,
-        select(func.count())
-        .select_from(_OTHER)
-        .where(_OTHER.c.session_id == Match.session_id)
-        .scalar_subquery(),
-    )
-    .where(Match.view_token == bindparam("view_token"))
-)
+_POLL_STATE = select(
+    Match.id,
+    Match.version,
+    Match.updated_at,
+    select(func.count())
+    .select_from(_OTHER)
+    .where(_OTHER.c.session_id == Match.session_id)
+    .scalar_subquery(),
+).where(Match.view_token == bindparam("view_token"))
 
 
 @bp.get("/v/<view_token>/sheet")

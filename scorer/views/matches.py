@@ -130,7 +130,9 @@ def show(token: str) -> WerkzeugResponse:
     """The match page: progress, who deals, the entry form, the sheet."""
     match = services.get_match(token)
     remember(match.session.token)
-    sheet = services.sheet(match)
+    # the top from the standing; the sheet table comes from the cache (fragments.py)
+    # and is only rendered, with every hand loaded, once per version of the match
+    sheet = services.standing(match)
     context = entry_context(match, sheet)
     return render("matches/show.html", "matches/_content.html", **context)
 

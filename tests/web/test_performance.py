@@ -19,7 +19,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event
 
-from scorer import services
+from scorer import fragments, services
 from scorer.extensions import db
 from tests.builders import (
     HX,
@@ -68,10 +68,30 @@ def test_the_match_page_costs_the_same_queries_for_3_and_30_hands(
 ) -> None:
     short, long = two_matches(app)
     client.get(f"/m/{short}")  # the session cookie is set once
-    queries = [count(app, lambda t=t: client.get(f"/m/{t}")) for t in (short, long)]
+    queries = []
+    for token in (short, long):
+        fragments.clear()  # the rendered sheet is cached per version: count the first load
+        queries.append(count(app, lambda t=token: client.get(f"/m/{t}")))
     assert queries[0] == queries[1]
     # the match, its session, seats, hands and their lines, the player names
     assert queries[1] <= 7, queries
+
+
+def test_the_match_page_reads_no_hands_while_its_sheet_is_cached(
+    app: Flask, client: FlaskClient
+) -> None:
+    short, long = two_matches(app)
+    queries = []
+    for token in (short, long):
+        client.get(f"/m/{token}")  # renders the sheet of this version once
+        queries.append(count(app, lambda t=token: client.get(f"/m/{t}")))
+    assert queries[0] == queries[1]
+    # the match, its session and seats; the table comes from the cache
+    assert queries[1] <= 4, queries
+    # a new hand is a new version: the page shows it at once
+    before = client.get(f"/m/{long}").get_data(as_text=True).count('id="hand-')
+    _submit(client, long, 0, htmx=False)()
+    assert client.get(f"/m/{long}").get_data(as_text=True).count('id="hand-') == before + 1
 
 
 def test_the_match_page_fragment_costs_the_same_as_the_page(

@@ -155,7 +155,9 @@ def test_two_player_rules_page(client: FlaskClient) -> None:
     assert "Every hand has 130 trick points" in text
 
 
-def test_trump_named_before_the_first_meld_sets_the_button_values(app: Flask, client: FlaskClient) -> None:
+def test_trump_named_before_the_first_meld_sets_the_button_values(
+    app: Flask, client: FlaskClient
+) -> None:
     token = start_match(client, ["Anna", "Bert"], "schweizer")
     data = form_data(client.get(f"/m/{token}").get_data(as_text=True), "meld-form")
     data["trump"] = "G"
@@ -166,8 +168,10 @@ def test_trump_named_before_the_first_meld_sets_the_button_values(app: Flask, cl
     # Grün is trump now: the Grün pair is worth 40, the Herz pair 20
     assert re.search(r'value="pair G"[^>]*>[^<]*<span class="muted">40', html)
     assert re.search(r'value="pair H"[^>]*>[^<]*<span class="muted">20', html)
-    assert 'value="G" checked' in html or 'checked value="G"' in html or re.search(
-        r'<input[^>]*checked[^>]*value="G"|<input[^>]*value="G"[^>]*checked', html
+    assert (
+        'value="G" checked' in html
+        or 'checked value="G"' in html
+        or re.search(r'<input[^>]*checked[^>]*value="G"|<input[^>]*value="G"[^>]*checked', html)
     )
     # a suit that does not exist is refused, nothing changes
     data = form_data(html, "meld-form")

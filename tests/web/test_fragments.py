@@ -1,0 +1,68 @@
+"""The cached parts of the match page (``scorer.fragments``) read exactly as rendered afresh."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorer import fragments
+from tests.builders import HX, service_match
+
+NAMES = ["Anna", "Bernd", "Carl"]
+# the values that differ on every render: a fresh idempotency key each time, and the
+# CSRF token is signed with the time (to the second)
+KEY = re.compile(r'(name="idempotency_key" type="hidden" value=")[^"]*"')
+CSRF = re.compile(r"[\w-]{20,}\.[\w-]{6}\.[\w-]{20,}")
+
+
+def _page(client: FlaskClient, url: str, **kwargs: object) -> str:
+    html = client.get(url, **kwargs).get_data(as_text=True)  # type: ignore[arg-type]
+    return CSRF.sub("CSRF", KEY.sub(r'\1"', html))
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_cached_page_reads_as_a_fresh_render(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    tokens = [
+        service_match(app, NAMES, 12, target=100_000),
+        service_match(app, [*NAMES, "Dora"], 8, target=100_000, dealer_sits_out=True),
+        service_match(app, ["A", "B", "C", "D"], 5, preset="standard", target=100_000),
+        service_match(app, NAMES, 40, target=1000),  # over: no form
+    ]
+    for token in tokens:
+        url = f"/m/{token}?lang={lang}"
+        fragments.clear()
+        first = _page(client, url)  # renders and keeps the table and the form
+        again = _page(client, url)  # both from the cache
+        fragment = _page(client, url, headers=HX)
+        monkeypatch.setattr(fragments, "ENABLED", False)
+        fresh = _page(client, url)
+        fresh_fragment = _page(client, url, headers=HX)
+        monkeypatch.setattr(fragments, "ENABLED", True)
+        assert first == again == fresh, token
+        assert fragment == fresh_fragment, token
+        assert 'id="sheet"' in fresh
+
+
+def test_the_cached_form_carries_this_request_s_csrf_token_and_a_new_key(
+    csrf_app: Flask,
+) -> None:
+    token = service_match(csrf_app, NAMES, 3, target=100_000)
+    keys = set()
+    for _ in range(2):
+        client = csrf_app.test_client()  # another phone: another session, another token
+        pages = [client.get(f"/m/{token}").get_data(as_text=True) for _ in range(2)]
+        for html in pages:
+            assert "MARK" not in html
+            keys.add(re.search(r'name="idempotency_key" type="hidden" value="([^"]+)"', html)[1])  # type: ignore[index]
+        csrf = [re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', h)[1] for h in pages]  # type: ignore[index]
+        # the token the session holds: a hand posted with it is accepted
+        response = client.post(
+            f"/m/{token}/hands/preview", data={"csrf_token": csrf[1]}, headers=HX
+        )
+        assert response.status_code == 200
+    assert len(keys) == 4
