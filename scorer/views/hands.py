@@ -9,6 +9,7 @@ An invalid hand comes back as the form with status 422, every value kept.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, abort, request, url_for
@@ -374,44 +375,58 @@ def _meld_value(name: str, trump: str | None, ruleset: Any) -> int:
         return meld_points(name, name.rpartition(" ")[2], ruleset)
 
 
-@bp.post("/m/<token>/melds")
-def write_meld(token: str) -> WerkzeugResponse:
-    """Write one meld shown in a two-player hand; the match may end at once."""
-    match = services.get_match(token)
-    sheet = services.sheet(match)
-    form = MeldEntryForm()
-    context = two_player_context(match, sheet, meld_form=form)
-    error = None
-    if form.validate() and form.meld.data in context["meld_names"]:
-        # the value comes from the rules, never from the request
-        points = context["meld_values"][form.meld.data]
+def _two_player_change(
+    match: Match,
+    action: Callable[[], object],
+    *,
+    error: str | None = None,
+    tricks_form: TricksForm | None = None,
+) -> WerkzeugResponse:
+    """Run a change of the two-player hand: the fresh page, or the page with why not (422).
+
+    ``error`` set beforehand (the form was not valid) skips the action.
+    """
+    if error is None:
         try:
-            services.write_meld(
-                match,
-                int(form.party.data or 0),
-                form.meld.data,
-                points,
-                _version(form),
-                trump=context["trump"],
-            )
+            action()
         except ConflictError:
             error = gettext("Someone else changed this match in the meantime.")
         except MatchOverError:
             error = gettext("The match is over; no more hands can be entered.")
         except RulesError as exc:
             error = rules_message(exc)
-    else:
-        error = gettext("Choose the player and the meld.")
     if error is None:
         if is_htmx():
             return _fresh_page(match)
         return go_to(url_for("matches.show", token=match.token))
     sheet = services.sheet(match)
-    return render(
-        "matches/show.html",
-        "matches/_content.html",
-        status=422,
-        **entry_context(match, sheet, error=error),
+    context = entry_context(match, sheet, error=error)
+    if tricks_form is not None:
+        context.update(two_player_context(match, sheet, tricks_form=tricks_form))
+    return render("matches/show.html", "matches/_content.html", status=422, **context)
+
+
+@bp.post("/m/<token>/melds")
+def write_meld(token: str) -> WerkzeugResponse:
+    """Write one meld shown in a two-player hand; the match may end at once."""
+    match = services.get_match(token)
+    form = MeldEntryForm()
+    context = two_player_context(match, services.sheet(match), meld_form=form)
+    if not (form.validate() and form.meld.data in context["meld_names"]):
+        return _two_player_change(
+            match, lambda: None, error=gettext("Choose the player and the meld.")
+        )
+    return _two_player_change(
+        match,
+        lambda: services.write_meld(
+            match,
+            int(form.party.data or 0),
+            form.meld.data,
+            # the value comes from the rules, never from the request
+            context["meld_values"][form.meld.data],
+            _version(form),
+            trump=context["trump"],
+        ),
     )
 
 
@@ -422,25 +437,8 @@ def set_trump(token: str) -> WerkzeugResponse:
     form = MeldEntryForm()
     if not form.validate():
         abort(400)
-    error = None
-    try:
-        services.set_trump(match, form.trump.data or "", _version(form))
-    except ConflictError:
-        error = gettext("Someone else changed this match in the meantime.")
-    except MatchOverError:
-        error = gettext("The match is over; no more hands can be entered.")
-    except RulesError as exc:
-        error = rules_message(exc)
-    if error is None:
-        if is_htmx():
-            return _fresh_page(match)
-        return go_to(url_for("matches.show", token=match.token))
-    sheet = services.sheet(match)
-    return render(
-        "matches/show.html",
-        "matches/_content.html",
-        status=422,
-        **entry_context(match, sheet, error=error),
+    return _two_player_change(
+        match, lambda: services.set_trump(match, form.trump.data or "", _version(form))
     )
 
 
@@ -465,26 +463,18 @@ def remove_meld(token: str, entry_id: int) -> WerkzeugResponse:
 def finish(token: str) -> WerkzeugResponse:
     """Close a two-player hand with its trick points."""
     match = services.get_match(token)
-    sheet = services.sheet(match)
     form = TricksForm()
-    error = None
-    if form.validate():
-        tricks = [line.form.tricks.data for line in form.parties][: len(sheet.parties)]
-        try:
-            services.finish_open_hand(match, tricks, _version(form))
-        except ConflictError:
-            error = gettext("Someone else changed this match in the meantime.")
-        except MatchOverError:
-            error = gettext("The match is over; no more hands can be entered.")
-        except RulesError as exc:
-            error = rules_message(exc)
-    else:
-        error = gettext("Please correct the marked fields.")
-    if error is None:
-        if is_htmx():
-            return _fresh_page(match)
-        return go_to(url_for("matches.show", token=match.token))
-    sheet = services.sheet(match)
-    context = entry_context(match, sheet, error=error)
-    context.update(two_player_context(match, sheet, tricks_form=form))
-    return render("matches/show.html", "matches/_content.html", status=422, **context)
+    if not form.validate():
+        return _two_player_change(
+            match,
+            lambda: None,
+            error=gettext("Please correct the marked fields."),
+            tricks_form=form,
+        )
+    parties = len(services.party_names(match))
+    tricks = [line.form.tricks.data for line in form.parties][:parties]
+    return _two_player_change(
+        match,
+        lambda: services.finish_open_hand(match, tricks, _version(form)),
+        tricks_form=form,
+    )
