@@ -23,6 +23,8 @@ class Config:
     SESSION_COOKIE_HTTPONLY = True
     SESSION_COOKIE_SAMESITE = "Lax"
     PERMANENT_SESSION_LIFETIME = 60 * 60 * 24 * 365
+    # the cookie is sent when the session changes, not on every request (views.matches.remember)
+    SESSION_REFRESH_EACH_REQUEST = False
     MAX_CONTENT_LENGTH = 2 * 1024 * 1024  # a JSON backup of a whole club fits
     SQLALCHEMY_ENGINE_OPTIONS: ClassVar[dict[str, Any]] = {"pool_pre_ping": True}
     TESTING = False

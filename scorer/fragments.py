@@ -91,25 +91,40 @@ def clear() -> None:
 # token and the form's fresh idempotency key (both URL-safe, so no escaping changes them)
 _CSRF_MARK = "csrfMARKf7Qx2Lz9"
 _KEY_MARK = "idemMARKp3Vt8Wk1"
+_VERSION_MARK = "verMARKq8Zr4Ty6"
 
 _forms: OrderedDict[tuple[Any, ...], str] = OrderedDict()
 MAX_FORMS = 256
+
+
+def _form_key(match: Match, sheet: services.Sheet) -> tuple[Any, ...]:
+    # what an empty form shows: the rules, the names, who sits out (not the version: it
+    # is put in per request, so the form survives a saved hand)
+    ruleset = sheet.ruleset
+    return (
+        match.token,
+        repr(ruleset),
+        tuple(sheet.parties),
+        sheet.next_sits_out if ruleset.dealer_sits_out else None,
+        str(get_locale()),
+        request.script_root,
+    )
 
 
 @pass_context
 def fresh_form(context: Context) -> Markup:
     """``hands/_form.html`` for a new hand, as it would render now, from the cache.
 
-    An empty form depends on the match's state only (rules, names, who sits out, the
-    version; the same key as the sheet table) except for two values, which are put in
-    per request: the CSRF token of the session and a fresh idempotency key.
+    An empty form depends on the match's state only (rules, names, who sits out)
+    except for three values, which are put in per request: the match's version, the
+    CSRF token of the session and a fresh idempotency key.
     """
     if not ENABLED:
         template = context.environment.get_template("hands/_form.html")
         return Markup(template.render(context.get_all()))
     form = context["form"]
     match = context["match"]
-    key = _key(match, True)
+    key = _form_key(match, context["sheet"])
     csrf = getattr(form, "csrf_token", None)
     token = getattr(csrf, "current_token", None)
     with _lock:
@@ -118,7 +133,9 @@ def fresh_form(context: Context) -> Markup:
             _forms.move_to_end(key)
     if html is None:
         idempotency = form.idempotency_key.data
+        version = form.version.data
         form.idempotency_key.data = _KEY_MARK
+        form.version.data = _VERSION_MARK
         if token is not None:
             csrf.current_token = _CSRF_MARK  # type: ignore[union-attr]
         try:
@@ -126,6 +143,7 @@ def fresh_form(context: Context) -> Markup:
             html = template.render(context.get_all())
         finally:
             form.idempotency_key.data = idempotency
+            form.version.data = version
             if token is not None:
                 csrf.current_token = token  # type: ignore[union-attr]
         with _lock:
@@ -133,6 +151,7 @@ def fresh_form(context: Context) -> Markup:
             while len(_forms) > MAX_FORMS:
                 _forms.popitem(last=False)
     html = html.replace(_KEY_MARK, form.idempotency_key.data or "")
+    html = html.replace(_VERSION_MARK, str(form.version.data or ""))
     if token is not None:
         html = html.replace(_CSRF_MARK, token)
     return Markup(html)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import abort
-from sqlalchemy import func, inspect, select
+from sqlalchemy import func, inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import InstanceState, selectinload
 
@@ -34,6 +34,8 @@ from .rules import (
     replay,
     settle,
 )
+from .rules.match import _check_hand as check_played
+from .rules.match import _ends as hand_ends
 
 MAX_NAME = 40
 MAX_TITLE = 80
@@ -609,7 +611,16 @@ def _check_version(match: Match, version: int | None) -> None:
 def _touch(match: Match) -> None:
     match.version += 1
     match.updated_at = utcnow()
-    match.session.updated_at = match.updated_at
+    if "session" in inspect(match).unloaded:
+        # one UPDATE instead of loading the session row to change one column
+        db.session.execute(
+            update(GameSession)
+            .where(GameSession.id == match.session_id)
+            .values(updated_at=match.updated_at)
+            .execution_options(synchronize_session=False)
+        )
+    else:
+        match.session.updated_at = match.updated_at
 
 
 def _snapshot(hand: Hand) -> dict[str, Any]:
@@ -685,27 +696,46 @@ def save_hand(
         if existing is not None:
             return existing
     _check_version(match, version)
-    if hand is None and standing(match).finished:
-        raise MatchOverError()
-    settled = settle_input(match, data, _dealer_for(match, hand))
+    before: Sheet | None = None
+    if hand is None:
+        before = standing(match)
+        if before.finished:
+            raise MatchOverError()
+        dealer = (
+            before.open_hand.dealer_seat
+            if before.open_hand is not None
+            else before.progress.next_dealer
+        )
+    else:
+        dealer = hand.dealer_seat
+    settled = settle_input(match, data, dealer)
     action = "corrected"
+    appended = False
     if hand is None:
         action = "created"
-        seq = max((h.seq for h in match.hands), default=0) + 1
+        last = db.session.execute(
+            select(func.max(Hand.seq)).where(Hand.match_id == match.id)
+        ).scalar()
         hand = Hand(
-            seq=seq,
+            seq=(last or 0) + 1,
             dealer_seat=settled.dealer_seat,
             outcome=data.outcome,
             idempotency_key=idempotency_key or None,
         )
-        match.hands.append(hand)
+        # through the backref: an unloaded match.hands is not loaded for this
+        hand.match = match
+        db.session.add(hand)
+        appended = True
     _write(hand, settled)
     hand.status = "closed"
     hand.events.append(HandEvent(action=action, snapshot=_snapshot(hand)))
     _touch(match)
     try:
-        # the flush in _after_change already meets a twin request's row (same key or seq)
-        _after_change(match)
+        # the flush already meets a twin request's row (same key or seq)
+        if appended and before is not None and _append_standing(match, before, hand):
+            db.session.flush()
+        else:
+            _after_change(match)
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
@@ -752,6 +782,57 @@ def _after_change(match: Match) -> None:
     else:
         match.winners = None
         match.finished_at = None
+
+
+def _append_standing(match: Match, before: Sheet, hand: Hand) -> bool:
+    """Move the stored standing on by ``hand``, a new closed hand at the end of the match.
+
+    The same steps as :func:`scorer.rules.replay` for one more hand, from the
+    stored totals (points, exact points, stars) instead of every hand.  Only
+    for a running match with a valid stored standing and no open hand; a hand
+    that ends the match (winners, ties) and every other case are left to the
+    full replay of :func:`_after_change` (returns False then, nothing changed).
+    """
+    cached = match.standing
+    ruleset = before.ruleset
+    if (
+        before.played is None  # the standing came from the full sheet: no stored cache
+        or not cached
+        or cached.get("v") != STANDING_VERSION
+        or cached.get("finished_after") is not None
+        or before.open_hand is not None
+        or ruleset.open_play
+    ):
+        return False
+    parties = ruleset.parties
+    index = int(cached["hands"])
+    played = _played(hand, parties)
+    seats = len(match.seats)
+    try:
+        check_played(ruleset, index, played, hand.dealer_seat)
+    except RulesError:
+        return False
+    hand_exact = played.points if played.exact_points is None else played.exact_points
+    totals = [t + p for t, p in zip(cached["totals"], played.points, strict=True)]
+    exact = [t + p for t, p in zip(cached["exact"], hand_exact, strict=True)]
+    stars = list(cached["stars"])
+    if played.stars:
+        stars = [t + p for t, p in zip(stars, played.stars, strict=True)]
+    if hand_ends(ruleset, played, index, totals):
+        return False  # the end and its winners: the full replay decides
+    match.standing = {
+        "v": STANDING_VERSION,
+        "hands": index + 1,
+        "totals": totals,
+        "stars": stars,
+        "exact": exact,
+        "finished_after": None,
+        "winners": [],
+        "dealer": (hand.dealer_seat + 1) % seats,
+    }
+    match.winners = None
+    match.finished_at = None
+    return True
 
 
 def get_hand(match: Match, hand_id: int) -> Hand:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from flask import Blueprint, abort, request, session, url_for
@@ -27,14 +28,26 @@ from .hands import entry_context
 bp = Blueprint("matches", __name__)
 
 RECENT_KEY = "recent"
+SEEN_KEY = "seen"  # the day the cookie was last sent (it lives a year from then)
 MAX_RECENT = 20
 
 
 def remember(token: str) -> None:
-    """Remember a session on this device (the home page lists them)."""
-    recent = [t for t in session.get(RECENT_KEY, []) if t != token]
-    session[RECENT_KEY] = [token, *recent][:MAX_RECENT]
-    session.permanent = True
+    """Remember a session on this device (the home page lists them).
+
+    The cookie is signed and sent again only when the list changes or once a day
+    (``SESSION_REFRESH_EACH_REQUEST`` is off): that keeps its year of life rolling
+    without re-signing it on every load of a match page.
+    """
+    current = session.get(RECENT_KEY, [])
+    wanted = [token, *(t for t in current if t != token)][:MAX_RECENT]
+    today = date.today().isoformat()
+    if wanted != current:
+        session[RECENT_KEY] = wanted
+    if not session.permanent:
+        session.permanent = True
+    if session.get(SEEN_KEY) != today:
+        session[SEEN_KEY] = today
 
 
 def _prepare(form: NewMatchForm, posted: bool) -> None:

@@ -219,6 +219,102 @@ def test_the_standing_agrees_with_the_sheet(app: Flask) -> None:
             assert top.progress.exact_totals == full.progress.exact_totals
 
 
+def _every_kind_of_hand(parties: int, number: int, sits_out: int | None) -> Any:
+    """Made, failed, gone off, Durch won and lost, a lost Bettel, odd trick points."""
+    from scorer.services import HandInput
+
+    active = [p for p in range(parties) if p != sits_out]
+    declarer = active[number % len(active)]
+    kind = number % 8
+    if kind == 3:
+        return HandInput(declarer=declarer, outcome="durch", won=True)
+    if kind == 5:
+        return HandInput(declarer=declarer, outcome="durch", won=False)
+    if kind == 7:
+        # odd trick points: rounded to 10 with round_tricks, exact totals differ
+        others = [p for p in active if p != declarer]
+        tricks: list[int | None] = [None] * parties
+        tricks[declarer] = 133
+        left = 250 - 133
+        for p in others[:-1]:
+            tricks[p] = left // len(others) + 3
+            left -= tricks[p] or 0
+        tricks[others[-1]] = left
+        melds = [0 if p == sits_out else 20 for p in range(parties)]
+        melds[declarer] = 60
+        return HandInput(declarer=declarer, bid=150, trump="H", melds=melds, tricks=tricks)
+    return hand_input(parties, number, made=number % 4 != 1, sits_out=sits_out)
+
+
+@pytest.mark.parametrize(
+    ("names", "preset", "changes"),
+    [
+        (NAMES, "standard", {"target": 100_000}),
+        (NAMES, "standard", {"target": 1000}),  # ends on the way (with a game)
+        (NAMES, "standard", {"target": 1000, "end": "after_any_hand"}),
+        (NAMES, "standard", {"target": 1000, "end": "after_any_hand_but_going_off"}),
+        (NAMES, "standard", {"target": 100_000, "round_tricks": True}),
+        (NAMES, "turnier", {}),  # round_tricks, 12 deals: ties decided by exact points
+        (["A", "B", "C", "D"], "kreuzbinokel", {"target": 100_000}),
+        ([*NAMES, "Dora"], "standard", {"target": 100_000, "dealer_sits_out": True}),
+        (["A", "B", "C", "D"], "vier_mit_aussetzer", {}),  # dealer out, stars, 12 deals
+    ],
+)
+def test_the_standing_after_every_new_hand_is_the_replay(
+    app: Flask,
+    monkeypatch: pytest.MonkeyPatch,
+    names: list[str],
+    preset: str,
+    changes: dict[str, Any],
+) -> None:
+    """A new hand moves the stored standing on without a replay: it must equal the replay."""
+    from scorer.rules import PRESETS
+
+    moved: list[bool] = []
+    append = services._append_standing
+
+    def spy(*args: Any) -> bool:
+        moved.append(append(*args))
+        return moved[-1]
+
+    monkeypatch.setattr(services, "_append_standing", spy)
+
+    token = service_match(app, names, 0, preset=preset, **changes)
+    ruleset = PRESETS[preset].replace(players=len(names), **changes)
+    seats = len(names)
+    saved = 0
+    kinds: list[str] = []  # what was saved (a fallback when the rules refused the kind)
+    with app.app_context():
+        for number in range(30):
+            match = services.get_match(token)
+            top = services.standing(match)
+            if top.finished:
+                break
+            dealer = top.progress.next_dealer
+            sits_out = dealer % ruleset.parties if ruleset.dealer_sits_out else None
+            data = _every_kind_of_hand(ruleset.parties, number, sits_out)
+            try:
+                services.save_hand(match, data)
+                kinds.append(data.outcome)
+            except services.RulesError:
+                kinds.append("fallback")
+                db.session.rollback()
+                data = hand_input(ruleset.parties, number, sits_out=sits_out)
+                services.save_hand(match, data)
+            saved += 1
+            stored = dict(services.get_match(token).standing or {})
+            winners = services.get_match(token).winners
+            db.session.expire_all()
+            fresh = services.get_match(token)
+            full = services.sheet(fresh)
+            assert stored == services._standing_of(fresh, full), (number, stored)
+            assert winners == (full.winners if full.finished else None), number
+            assert len(full.rows) == saved
+            db.session.expire_all()
+        assert saved >= min(seats, 2)
+        assert moved.count(True) >= saved - 2, moved  # the replay only for the end
+
+
 def test_a_match_without_a_standing_falls_back_to_the_sheet(app: Flask) -> None:
     token = service_match(app, NAMES, 5, target=100_000)
     with app.app_context():

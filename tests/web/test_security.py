@@ -232,8 +232,11 @@ def _cookie(response: Any, name: str) -> str:
 
 
 def test_the_session_cookie_is_httponly_and_samesite(client: FlaskClient) -> None:
-    start_match(client, NAMES)
-    cookie = _cookie(client.get("/new"), "session")
+    # the cookie is sent when the session changes: here the new match joins the list
+    response = client.post("/new", data=setup_data(client, NAMES))
+    assert response.status_code in (302, 303)
+    cookie = _cookie(response, "session")
+    assert "Expires=" in cookie  # remembered for a year (permanent)
     assert "HttpOnly" in cookie
     assert "SameSite=Lax" in cookie
     assert "Secure" not in cookie  # plain http on 127.0.0.1 must still work
@@ -375,3 +378,11 @@ def test_no_secrets_in_the_repository() -> None:
                 if not any(ok in hit.group(0) for ok in ALLOWED):
                     found.append(f"{path.relative_to(ROOT)}: {hit.group(0)[:60]}")
     assert found == []
+
+
+def test_loading_a_remembered_match_again_sends_no_cookie(client: FlaskClient) -> None:
+    token = start_match(client, NAMES)
+    client.get(f"/m/{token}")
+    response = client.get(f"/m/{token}")
+    assert response.status_code == 200
+    assert not [c for c in response.headers.getlist("Set-Cookie") if c.startswith("session=")]
