@@ -137,17 +137,7 @@ def _hand(hand: Hand) -> dict[str, Any]:
         "created_at": _time(hand.created_at),
         "updated_at": _time(hand.updated_at),
         "deleted_at": _time(hand.deleted_at),
-        "parties": [
-            {
-                "melds": p.melds,
-                "meld_names": p.meld_names,
-                "tricks": p.tricks,
-                "took_trick": p.took_trick,
-                "points": p.points,
-                "stars": p.stars,
-            }
-            for p in sorted(hand.parties, key=lambda p: p.party)
-        ],
+        "parties": services.party_lines(hand),
         "meld_log": [
             {
                 "party": m.party,

@@ -623,6 +623,21 @@ def _touch(match: Match) -> None:
         match.session.updated_at = match.updated_at
 
 
+def party_lines(hand: Hand) -> list[dict[str, Any]]:
+    """A hand's party lines as plain values, in party order (history and backups)."""
+    return [
+        {
+            "melds": p.melds,
+            "meld_names": p.meld_names,
+            "tricks": p.tricks,
+            "took_trick": p.took_trick,
+            "points": p.points,
+            "stars": p.stars,
+        }
+        for p in sorted(hand.parties, key=lambda p: p.party)
+    ]
+
+
 def _snapshot(hand: Hand) -> dict[str, Any]:
     return {
         "declarer": hand.declarer_party,
@@ -631,18 +646,7 @@ def _snapshot(hand: Hand) -> dict[str, Any]:
         "outcome": hand.outcome,
         "won": hand.won,
         "made": hand.made,
-        "parties": [
-            {
-                "party": p.party,
-                "melds": p.melds,
-                "meld_names": p.meld_names,
-                "tricks": p.tricks,
-                "took_trick": p.took_trick,
-                "points": p.points,
-                "stars": p.stars,
-            }
-            for p in sorted(hand.parties, key=lambda p: p.party)
-        ],
+        "parties": [{"party": party, **line} for party, line in enumerate(party_lines(hand))],
     }
 
 
