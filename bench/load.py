@@ -33,54 +33,20 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run as a script from anywhere: tests.builders is ours
+
+from tests.builders import form_data  # noqa: E402
+
 NAMES = ("Anna", "Berta", "Carl")
 
 
-class FormReader(HTMLParser):
-    """The fields a browser would send for one form of a page."""
-
-    def __init__(self, form_id: str) -> None:
-        super().__init__()
-        self.form_id = form_id
-        self.inside = False
-        self.data: dict[str, str] = {}
-        self.select: str | None = None
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = {k: v or "" for k, v in attrs}
-        if tag == "form":
-            self.inside = a.get("id") == self.form_id
-        if not self.inside:
-            return
-        name = a.get("name")
-        if tag == "input" and name:
-            kind = a.get("type", "text")
-            if kind in ("checkbox", "radio"):
-                if "checked" in a:
-                    self.data[name] = a.get("value") or "y"
-            elif kind != "submit":
-                self.data[name] = a.get("value", "")
-        elif tag == "select":
-            self.select = name
-        elif tag == "option" and self.select and ("selected" in a or self.select not in self.data):
-            self.data[self.select] = a.get("value", "")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "select":
-            self.select = None
-        if tag == "form":
-            self.inside = False
-
-
 def form_of(html: str, form_id: str) -> dict[str, str]:
-    reader = FormReader(form_id)
-    reader.feed(html)
-    return reader.data
+    """The fields a browser would send for one form of a page (the tests' reader)."""
+    return form_data(html, form_id)
 
 
 @dataclass

@@ -73,6 +73,16 @@ def get_match_for_view(token: str) -> Match:
     return match
 
 
+def get_session_for_view(token: str) -> GameSession:
+    """The session behind a read-only link, or 404."""
+    row = db.session.execute(
+        select(GameSession).where(GameSession.view_token == token)
+    ).scalar_one_or_none()
+    if row is None:
+        abort(404)
+    return row
+
+
 def get_session(token: str) -> GameSession:
     """The session behind an edit link, or 404."""
     row = db.session.execute(

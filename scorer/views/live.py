@@ -31,15 +31,6 @@ bp = Blueprint("live", __name__)
 POLL = "every 3s"
 
 
-def _session_for_view(view_token: str) -> GameSession:
-    row = db.session.execute(
-        select(GameSession).where(GameSession.view_token == view_token)
-    ).scalar_one_or_none()
-    if row is None:
-        abort(404)
-    return row
-
-
 def _utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC)
 
@@ -145,14 +136,14 @@ def _session_tag(row: GameSession) -> tuple[str, datetime]:
 @bp.get("/v/s/<view_token>")
 def session(view_token: str) -> WerkzeugResponse:
     """A session, read-only: every match with its totals (a TV at the club)."""
-    row = _session_for_view(view_token)
+    row = services.get_session_for_view(view_token)
     return _read_only(render("live/session.html", "live/_session.html", **_session_context(row)))
 
 
 @bp.get("/v/s/<view_token>/sheet")
 def session_sheet(view_token: str) -> WerkzeugResponse:
     """The polled part of the read-only session page (304 when unchanged)."""
-    row = _session_for_view(view_token)
+    row = services.get_session_for_view(view_token)
     tag, changed = _session_tag(row)
     return _conditional(tag, changed, lambda: render("live/_session.html", **_session_context(row)))
 
@@ -181,5 +172,5 @@ def match_qr(view_token: str) -> Response:
 @bp.get("/v/s/<view_token>/qr.svg")
 def session_qr(view_token: str) -> Response:
     """The QR code of a session's read-only link."""
-    row = _session_for_view(view_token)
+    row = services.get_session_for_view(view_token)
     return _qr(url_for("live.session", view_token=row.view_token, _external=True))
