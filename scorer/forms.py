@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+from babel.support import NullTranslations, Translations
+from flask import current_app
+from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
@@ -44,6 +48,26 @@ except ImportError:  # WTForms < 3.3 takes (value, label) tuples
     _SelectChoice = None
 
 MAX_POINTS = 10_000
+
+
+@lru_cache(maxsize=8)
+def _wtforms_translations(locale: str) -> Translations | NullTranslations:
+    from wtforms.i18n import messages_path
+
+    return Translations.load(messages_path(), [locale], domain="wtforms")
+
+
+class AppForm(FlaskForm):
+    """A ``FlaskForm`` whose WTForms messages are read once per language, not per request.
+
+    (Flask-WTF parses WTForms' catalogue again for every request that builds a form.)
+    """
+
+    class Meta(FlaskForm.Meta):
+        def get_translations(self, form: Any) -> Any:
+            if not current_app.config.get("WTF_I18N_ENABLED", True):
+                return super().get_translations(form)
+            return _wtforms_translations(str(get_locale()))
 
 
 def choice_list(pairs: Iterable[tuple[str, Any]]) -> list[Any]:
@@ -311,7 +335,7 @@ def _euros_to_cents(text: str | None) -> int:
     return value
 
 
-class NewMatchForm(FlaskForm):
+class NewMatchForm(AppForm):
     """Players in seat order, a preset, house rules, stakes."""
 
     title = StringField(_l("Table"), [Optional(), Length(max=80)])
@@ -495,7 +519,7 @@ TRUMPS: tuple[tuple[str, Any], ...] = (
 )
 
 
-class HandForm(FlaskForm):
+class HandForm(AppForm):
     """A hand: declarer, bid, trump, outcome first; then what the outcome needs."""
 
     declarer = SelectField(_l("Declarer (Spielmacher)"), choices=[], validate_choice=False)
@@ -634,14 +658,14 @@ def _meld_names(text: str | None) -> list[str] | None:
     return names or None
 
 
-class TricksForm(FlaskForm):
+class TricksForm(AppForm):
     """Closing a two-player hand: trick points per party."""
 
     parties = FieldList(FormField(PartyForm), min_entries=2, max_entries=2)
     version = HiddenField()
 
 
-class MeldEntryForm(FlaskForm):
+class MeldEntryForm(AppForm):
     """One meld written during a two-player hand."""
 
     party = SelectField(_l("Player"), choices=choice_list([("0", "1"), ("1", "2")]))
@@ -651,7 +675,7 @@ class MeldEntryForm(FlaskForm):
     version = HiddenField()
 
 
-class ConfirmForm(FlaskForm):
+class ConfirmForm(AppForm):
     """A bare form for buttons that change something (delete, next match): CSRF only."""
 
     version = HiddenField()

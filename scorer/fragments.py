@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
-from flask import get_template_attribute, request
+from flask import g, get_template_attribute, request
 from flask_babel import get_locale
+from flask_wtf.csrf import generate_csrf
 from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
@@ -78,11 +80,13 @@ def sheet_table(match: Match, sheet: services.Sheet, *, edit: bool = True) -> Ma
 
 def clear() -> None:
     """Forget every table (tests)."""
-    global _chars
+    global _chars, _page_chars
     with _lock:
         _tables.clear()
         _forms.clear()
+        _pages.clear()
         _chars = 0
+        _page_chars = 0
 
 
 # -- the empty hand form ---------------------------------------------------------------
@@ -117,41 +121,107 @@ def fresh_form(context: Context) -> Markup:
 
     An empty form depends on the match's state only (rules, names, who sits out)
     except for three values, which are put in per request: the match's version, the
-    CSRF token of the session and a fresh idempotency key.
+    CSRF token of the session and a fresh idempotency key (``idempotency_key`` of
+    the context).  The WTForms form is built only to render a missing one.
     """
-    if not ENABLED:
-        template = context.environment.get_template("hands/_form.html")
-        return Markup(template.render(context.get_all()))
-    form = context["form"]
+    from .views.hands import hand_form
+
     match = context["match"]
-    key = _form_key(match, context["sheet"])
-    csrf = getattr(form, "csrf_token", None)
-    token = getattr(csrf, "current_token", None)
+    sheet = context["sheet"]
+    idempotency = context["idempotency_key"]
+    if not ENABLED:
+        form = hand_form(match, sheet)
+        form.idempotency_key.data = idempotency
+        template = context.environment.get_template("hands/_form.html")
+        return Markup(template.render({**context.get_all(), "form": form}))
+    key = _form_key(match, sheet)
     with _lock:
         html = _forms.get(key)
         if html is not None:
             _forms.move_to_end(key)
     if html is None:
-        idempotency = form.idempotency_key.data
-        version = form.version.data
-        form.idempotency_key.data = _KEY_MARK
-        form.version.data = _VERSION_MARK
-        if token is not None:
-            csrf.current_token = _CSRF_MARK  # type: ignore[union-attr]
+        # built and rendered with a stand-in for the token (generate_csrf reads it from g)
+        real = g.pop("csrf_token", None)
+        g.csrf_token = _CSRF_MARK
         try:
+            form = hand_form(match, sheet)
+            form.idempotency_key.data = _KEY_MARK
+            form.version.data = _VERSION_MARK
             template = context.environment.get_template("hands/_form.html")
-            html = template.render(context.get_all())
+            html = template.render({**context.get_all(), "form": form})
         finally:
-            form.idempotency_key.data = idempotency
-            form.version.data = version
-            if token is not None:
-                csrf.current_token = token  # type: ignore[union-attr]
+            g.pop("csrf_token", None)
+            if real is not None:
+                g.csrf_token = real
         with _lock:
             _forms[key] = html
             while len(_forms) > MAX_FORMS:
                 _forms.popitem(last=False)
-    html = html.replace(_KEY_MARK, form.idempotency_key.data or "")
-    html = html.replace(_VERSION_MARK, str(form.version.data or ""))
-    if token is not None:
-        html = html.replace(_CSRF_MARK, token)
+    html = html.replace(_KEY_MARK, idempotency)
+    html = html.replace(_VERSION_MARK, str(match.version))
+    if _CSRF_MARK in html:
+        html = html.replace(_CSRF_MARK, generate_csrf())
     return Markup(html)
+
+
+# -- the whole match page -----------------------------------------------------------------
+
+# The match page of one version reads the same for every visitor but for the CSRF token
+# of their session and the fresh form's idempotency key: rendered once, kept with
+# stand-ins for both, and answered by string replacement until the next change.  Only
+# pages whose form is the empty one qualify (no flashed message, no two-player hand).
+
+_PAGE_CSRF_MARK = "csrfPAGEm4Nw7Jd2"
+_PAGE_KEY_MARK = "idemPAGEs9Kc3Hv5"
+_pages: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+_page_chars = 0
+MAX_PAGES = 256
+
+
+def page_key(token: str, version: int, updated_at: Any, fragment: bool) -> tuple[Any, ...]:
+    """What the match page of this request depends on besides the match's version.
+
+    The path with its query (the language links lead back to it), the language, the
+    mount point, and whether htmx asked for the fragment only.
+    """
+    return (
+        token,
+        version,
+        updated_at,
+        str(get_locale()),
+        request.script_root,
+        request.full_path,
+        fragment,
+    )
+
+
+def cached_page(key: tuple[Any, ...], csrf: Callable[[], str], idempotency_key: str) -> str | None:
+    """The page kept under ``key`` with this request's CSRF token and a fresh key, or None."""
+    if not ENABLED:
+        return None
+    with _lock:
+        html = _pages.get(key)
+        if html is None:
+            return None
+        _pages.move_to_end(key)
+    if _PAGE_CSRF_MARK in html:
+        html = html.replace(_PAGE_CSRF_MARK, csrf())
+    return html.replace(_PAGE_KEY_MARK, idempotency_key)
+
+
+def keep_page(key: tuple[Any, ...], html: str, csrf: str | None, idempotency_key: str) -> None:
+    """Keep a rendered page, its CSRF token and idempotency key replaced by stand-ins."""
+    global _page_chars
+    if not ENABLED:
+        return
+    if csrf:
+        html = html.replace(csrf, _PAGE_CSRF_MARK)
+    if idempotency_key:
+        html = html.replace(idempotency_key, _PAGE_KEY_MARK)
+    with _lock:
+        if key not in _pages:
+            _pages[key] = html
+            _page_chars += len(html)
+        while _pages and (len(_pages) > MAX_PAGES or _page_chars > MAX_CHARS):
+            _, dropped = _pages.popitem(last=False)
+            _page_chars -= len(dropped)

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import abort
-from sqlalchemy import func, inspect, select, update
+from sqlalchemy import Row, bindparam, case, func, insert, inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import InstanceState, selectinload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from .extensions import db
 from .models import GameSession, Hand, HandEvent, HandMeld, HandParty, Match, Player, Seat, utcnow
@@ -53,8 +54,14 @@ class MatchOverError(Exception):
 
 
 def ruleset_of(match: Match) -> Ruleset:
-    """The match's ruleset (stored as JSON)."""
-    return Ruleset.from_dict(match.ruleset)
+    """The match's ruleset (stored as JSON), parsed once per loaded value of the column."""
+    raw = match.ruleset
+    memo = match.__dict__.get("_ruleset_memo")
+    if memo is not None and memo[0] is raw:
+        return memo[1]
+    ruleset = Ruleset.from_dict(raw)
+    match.__dict__["_ruleset_memo"] = (raw, ruleset)
+    return ruleset
 
 
 def get_match(token: str) -> Match:
@@ -63,6 +70,28 @@ def get_match(token: str) -> Match:
     if match is None:
         abort(404)
     return match
+
+
+_MATCHES = Match.__table__
+_SESSIONS = GameSession.__table__
+# what the cached match page needs to know it is still current, in one Core statement
+_MATCH_STATE = (
+    select(_MATCHES.c.version, _MATCHES.c.updated_at, _SESSIONS.c.token)
+    .join(_SESSIONS, _SESSIONS.c.id == _MATCHES.c.session_id)
+    .where(_MATCHES.c.token == bindparam("token"))
+)
+
+
+def match_state(token: str) -> Row[Any]:
+    """The version, last change and session token of the match behind an edit link, or 404.
+
+    No ORM object is built: the match page answers from its cache when these say
+    nothing has changed (``fragments.cached_page``).
+    """
+    row = db.session.connection().execute(_MATCH_STATE, {"token": token}).first()
+    if row is None:
+        abort(404)
+    return row
 
 
 def get_match_for_view(token: str) -> Match:
@@ -618,19 +647,34 @@ def _check_version(match: Match, version: int | None) -> None:
         raise ConflictError()
 
 
-def _touch(match: Match) -> None:
-    match.version += 1
-    match.updated_at = utcnow()
-    if "session" in inspect(match).unloaded:
-        # one UPDATE instead of loading the session row to change one column
-        db.session.execute(
-            update(GameSession)
-            .where(GameSession.id == match.session_id)
-            .values(updated_at=match.updated_at)
-            .execution_options(synchronize_session=False)
-        )
-    else:
-        match.session.updated_at = match.updated_at
+def _touch(match: Match, **columns: Any) -> None:
+    """Count a change of the match: a new version and time, with ``columns`` set too.
+
+    One UPDATE that finds the row only at the version this request read: of two
+    saves racing on the same version, the later one gets ``ConflictError`` (and its
+    caller rolls back) instead of overwriting the first.
+    """
+    read = match.version
+    values = {"version": read + 1, "updated_at": utcnow(), **columns}
+    table = Match.__table__
+    with db.session.no_autoflush:
+        connection = db.session.connection()
+        done = connection.execute(
+            update(table).where(table.c.id == match.id, table.c.version == read).values(values)
+        ).rowcount
+        if done != 1:
+            raise ConflictError()
+        for key, value in values.items():
+            set_committed_value(match, key, value)
+        if "session" in inspect(match).unloaded:
+            # one UPDATE instead of loading the session row to change one column
+            connection.execute(
+                update(GameSession.__table__)
+                .where(GameSession.__table__.c.id == match.session_id)
+                .values(updated_at=values["updated_at"])
+            )
+        else:
+            match.session.updated_at = values["updated_at"]
 
 
 def party_lines(hand: Hand) -> list[dict[str, Any]]:
@@ -703,12 +747,17 @@ def save_hand(
     A repeated submission with the same idempotency key returns the hand it
     created the first time instead of a second one.
     """
-    if hand is None and idempotency_key:
-        existing = db.session.execute(
-            select(Hand).where(Hand.match_id == match.id, Hand.idempotency_key == idempotency_key)
-        ).scalar_one_or_none()
-        if existing is not None:
-            return existing
+    last = None
+    if hand is None:
+        # the key's hand, if this is a repeated submission, and the last seq: one query
+        last, existing_id = db.session.execute(
+            select(
+                func.max(Hand.seq),
+                func.max(case((Hand.idempotency_key == idempotency_key, Hand.id))),
+            ).where(Hand.match_id == match.id)
+        ).one()
+        if idempotency_key and existing_id is not None:
+            return db.session.get_one(Hand, existing_id)
     _check_version(match, version)
     before: Sheet | None = None
     if hand is None:
@@ -727,30 +776,33 @@ def save_hand(
     appended = False
     if hand is None:
         action = "created"
-        last = db.session.execute(
-            select(func.max(Hand.seq)).where(Hand.match_id == match.id)
-        ).scalar()
+        # built outside the ORM session and inserted with three Core statements (below)
         hand = Hand(
+            match_id=match.id,
             seq=(last or 0) + 1,
             dealer_seat=settled.dealer_seat,
             outcome=data.outcome,
             idempotency_key=idempotency_key or None,
         )
-        # through the backref: an unloaded match.hands is not loaded for this
-        hand.match = match
-        db.session.add(hand)
         appended = True
     _write(hand, settled)
     hand.status = "closed"
-    hand.events.append(HandEvent(action=action, snapshot=_snapshot(hand)))
-    _touch(match)
+    event = HandEvent(action=action, snapshot=_snapshot(hand))
     try:
-        # the flush already meets a twin request's row (same key or seq)
-        if appended and before is not None and _append_standing(match, before, hand):
-            db.session.flush()
+        if appended:
+            # meets a twin request's row (same key or seq) at once: IntegrityError
+            _insert_new_hand(match, hand, event)
         else:
+            hand.events.append(event)
+        moved = _append_standing(match, before, hand) if appended and before else None
+        if moved is None:
             _after_change(match)
-        db.session.commit()
+        # last: one UPDATE of the match for its version, time and standing together
+        _touch(match, **(moved or {}))
+        _commit_keeping_loaded()
+    except ConflictError:
+        db.session.rollback()
+        raise
     except IntegrityError:
         db.session.rollback()
         if idempotency_key:
@@ -763,6 +815,51 @@ def save_hand(
                 return again
         raise ConflictError() from None
     return hand
+
+
+def _columns(row: Any) -> dict[str, Any]:
+    """The column values set on a mapped object (Core fills in the defaults of the rest)."""
+    values = row.__dict__
+    return {
+        attr.key: values[attr.key] for attr in inspect(type(row)).column_attrs if attr.key in values
+    }
+
+
+def _insert_new_hand(match: Match, hand: Hand, event: HandEvent) -> None:
+    """Insert a new hand, its lines and its first event with Core statements.
+
+    A hand is the one write at a table that happens every few minutes; the ORM's
+    unit of work for five new objects cost more than the rest of the save.  The
+    objects stay outside the session (transient), with their ids filled in, so the
+    answer renders from them like from loaded ones.
+    """
+    connection = db.session.connection()
+    key = connection.execute(insert(Hand.__table__), _columns(hand)).inserted_primary_key
+    assert key is not None
+    hand.id = key[0]
+    lines = list(hand.parties)
+    for line in lines:
+        line.hand_id = hand.id
+    connection.execute(insert(HandParty.__table__), [_columns(line) for line in lines])
+    event.hand_id = hand.id
+    connection.execute(insert(HandEvent.__table__), _columns(event))
+    if "hands" not in inspect(match).unloaded:
+        db.session.expire(match, ["hands"])  # a loaded list lacks the new hand
+
+
+def _commit_keeping_loaded() -> None:
+    """Commit without expiring what the request holds.
+
+    The objects hold exactly what was just written, so the answer to a save is
+    rendered from them instead of reading the match, its seats, the hand and its
+    lines again.
+    """
+    session = db.session()
+    session.expire_on_commit = False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = True
 
 
 def delete_hand(match: Match, hand: Hand, version: int | None = None) -> None:
@@ -798,14 +895,15 @@ def _after_change(match: Match) -> None:
         match.finished_at = None
 
 
-def _append_standing(match: Match, before: Sheet, hand: Hand) -> bool:
-    """Move the stored standing on by ``hand``, a new closed hand at the end of the match.
+def _append_standing(match: Match, before: Sheet, hand: Hand) -> dict[str, Any] | None:
+    """The stored standing moved on by ``hand``, a new closed hand at the end of the match.
 
     The same steps as :func:`scorer.rules.replay` for one more hand, from the
     stored totals (points, exact points, stars) instead of every hand.  Only
     for a running match with a valid stored standing and no open hand; a hand
     that ends the match (winners, ties) and every other case are left to the
-    full replay of :func:`_after_change` (returns False then, nothing changed).
+    full replay of :func:`_after_change` (returns None then).  The result is the new
+    values of the match's columns, for :func:`_touch` to write.
     """
     cached = match.standing
     ruleset = before.ruleset
@@ -817,7 +915,7 @@ def _append_standing(match: Match, before: Sheet, hand: Hand) -> bool:
         or before.open_hand is not None
         or ruleset.open_play
     ):
-        return False
+        return None
     parties = ruleset.parties
     index = int(cached["hands"])
     played = _played(hand, parties)
@@ -825,7 +923,7 @@ def _append_standing(match: Match, before: Sheet, hand: Hand) -> bool:
     try:
         check_played(ruleset, index, played, hand.dealer_seat)
     except RulesError:
-        return False
+        return None
     hand_exact = played.points if played.exact_points is None else played.exact_points
     totals = [t + p for t, p in zip(cached["totals"], played.points, strict=True)]
     exact = [t + p for t, p in zip(cached["exact"], hand_exact, strict=True)]
@@ -833,8 +931,8 @@ def _append_standing(match: Match, before: Sheet, hand: Hand) -> bool:
     if played.stars:
         stars = [t + p for t, p in zip(stars, played.stars, strict=True)]
     if hand_ends(ruleset, played, index, totals):
-        return False  # the end and its winners: the full replay decides
-    match.standing = {
+        return None  # the end and its winners: the full replay decides
+    standing = {
         "v": STANDING_VERSION,
         "hands": index + 1,
         "totals": totals,
@@ -844,9 +942,7 @@ def _append_standing(match: Match, before: Sheet, hand: Hand) -> bool:
         "winners": [],
         "dealer": (hand.dealer_seat + 1) % seats,
     }
-    match.winners = None
-    match.finished_at = None
-    return True
+    return {"standing": standing, "winners": None, "finished_at": None}
 
 
 def get_hand(match: Match, hand_id: int) -> Hand:

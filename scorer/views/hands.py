@@ -93,11 +93,15 @@ def entry_context(
     preview: Any = None,
     error: str | None = None,
 ) -> dict[str, Any]:
-    """What the match page and its fragments need."""
-    # an empty form for a new hand looks the same for every request at this version
-    # (fragments.fresh_form caches it) but for its CSRF token and idempotency key
+    """What the match page and its fragments need.
+
+    An empty form for a new hand looks the same for every request at this version but
+    for its CSRF token and idempotency key (``fragments.fresh_form`` keeps it rendered
+    and builds the WTForms form only when it has to render it), so none is built here.
+    """
     fresh_form_ok = form is None and hand is None and preview is None and error is None
-    if form is None and not sheet.finished and not sheet.ruleset.open_play:
+    entering = not sheet.finished and not sheet.ruleset.open_play
+    if form is None and entering and not fresh_form_ok:
         form = hand_form(match, sheet)
     context: dict[str, Any] = {
         "match": match,
@@ -106,10 +110,14 @@ def entry_context(
         "hand": hand,
         "preview": preview,
         "error": error,
-        "confirm": ConfirmForm(formdata=None, version=str(match.version)),
+        # the buttons of a finished match and of the two-player page
+        "confirm": ConfirmForm(formdata=None, version=str(match.version))
+        if sheet.finished or sheet.ruleset.open_play
+        else None,
         "hand_size": party_hand_sizes(sheet),
         "preset_of": PRESETS.get(sheet.ruleset.preset),
         "fresh_form_ok": fresh_form_ok,
+        "idempotency_key": secrets.token_urlsafe(16),
     }
     if sheet.ruleset.open_play and not sheet.finished:
         context.update(two_player_context(match, sheet))

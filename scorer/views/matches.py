@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import date
 from typing import Any
 
-from flask import Blueprint, abort, request, session, url_for
+from flask import Blueprint, abort, g, make_response, request, session, url_for
 from flask_babel import gettext
+from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from .. import services
+from .. import fragments, services
 from ..forms import (
     PRESET_LABELS,
     RULE_GROUPS,
@@ -22,7 +24,7 @@ from ..forms import (
     ruleset_from_form,
 )
 from ..rules import PRESETS, RulesError, Ruleset
-from ..web import go_to, render, rules_message
+from ..web import go_to, is_htmx, render, rules_message
 from .hands import entry_context
 
 bp = Blueprint("matches", __name__)
@@ -140,14 +142,39 @@ def _parties_from_form(form: NewMatchForm, ruleset: Ruleset) -> list[int] | None
 
 @bp.get("/m/<token>")
 def show(token: str) -> WerkzeugResponse:
-    """The match page: progress, who deals, the entry form, the sheet."""
+    """The match page: progress, who deals, the entry form, the sheet.
+
+    A page of a version already rendered comes from ``fragments`` with this
+    request's CSRF token and a fresh idempotency key (one statement, nothing
+    rendered); otherwise the top comes from the standing and the sheet table from
+    its own cache.
+    """
+    state = services.match_state(token)
+    remember(state.token)
+    fragment = is_htmx()
+    cacheable = "_flashes" not in session
+    key = fragments.page_key(token, state.version, state.updated_at, fragment)
+    if cacheable:
+        html = fragments.cached_page(key, generate_csrf, secrets.token_urlsafe(16))
+        if html is not None:
+            response = make_response(html)
+            response.vary.add("HX-Request")
+            return response
     match = services.get_match(token)
-    remember(match.session.token)
-    # the top from the standing; the sheet table comes from the cache (fragments.py)
-    # and is only rendered, with every hand loaded, once per version of the match
     sheet = services.standing(match)
     context = entry_context(match, sheet)
-    return render("matches/show.html", "matches/_content.html", **context)
+    response = render("matches/show.html", "matches/_content.html", **context)
+    if cacheable and context["fresh_form_ok"] and not sheet.ruleset.open_play:
+        # the key of what was read, not of the first statement: a save in between
+        # must not file the newer page under the older version
+        key = fragments.page_key(token, match.version, match.updated_at, fragment)
+        fragments.keep_page(
+            key,
+            response.get_data(as_text=True),
+            g.get("csrf_token"),
+            context["idempotency_key"],
+        )
+    return response
 
 
 @bp.post("/m/<token>/next")

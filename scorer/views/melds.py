@@ -27,12 +27,11 @@ from typing import Any
 from flask import Blueprint, abort, request, url_for
 from flask_babel import get_locale, gettext
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response as WerkzeugResponse
 from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField
 
 from .. import services
-from ..forms import PRESET_LABELS, TRUMPS, HandForm
+from ..forms import PRESET_LABELS, TRUMPS, AppForm, HandForm
 from ..rules import (
     PRESETS,
     Card,
@@ -60,7 +59,7 @@ SUIT_KINDS = ("pair", "family", "double_family")
 UPGRADES = {"binokel": "double_binokel", "family": "double_family", "four": "eight"}
 
 
-class CalculatorForm(FlaskForm):
+class CalculatorForm(AppForm):
     """The calculator's state and the button that was pressed.
 
     Only parsed, never validated: every value is read leniently and anything

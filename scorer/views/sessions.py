@@ -28,7 +28,6 @@ from flask import (
 )
 from flask_babel import format_date, gettext
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from sqlalchemy import select
 from werkzeug.wrappers import Response as WerkzeugResponse
@@ -37,7 +36,7 @@ from wtforms.validators import Length, Optional
 
 from .. import backup, services
 from ..extensions import db
-from ..forms import STAKE_BASES, choice_list
+from ..forms import STAKE_BASES, AppForm, choice_list
 from ..models import GameSession
 from ..pdf import session_pdf
 from ..rules import RulesError
@@ -62,7 +61,7 @@ def euros_to_cents(text: str | None) -> int:
     return value
 
 
-class StakeForm(FlaskForm):
+class StakeForm(AppForm):
     """The stake of a session: an amount and what it is per."""
 
     stake = StringField(_l("Stake (€)"), [Optional(), Length(max=10)])
@@ -72,7 +71,7 @@ class StakeForm(FlaskForm):
         euros_to_cents(field.data)
 
 
-class ImportForm(FlaskForm):
+class ImportForm(AppForm):
     """A backup file to import."""
 
     file = FileField(_l("Backup file"), [FileRequired(_l("Choose a backup file."))])
