@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from flask import abort
 from sqlalchemy import Row, bindparam, case, func, insert, inspect, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import InstanceState, selectinload
+from sqlalchemy.orm import InstanceState, joinedload, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.sql.dml import Update
 
 from .extensions import db
 from .models import GameSession, Hand, HandEvent, HandMeld, HandParty, Match, Player, Seat, utcnow
@@ -64,9 +66,18 @@ def ruleset_of(match: Match) -> Ruleset:
     return ruleset
 
 
+# every view of an edit link needs the seats (names) and the session (title, link):
+# read with the match in one statement instead of two lazy loads later
+_MATCH_BY_TOKEN = (
+    select(Match)
+    .where(Match.token == bindparam("token"))
+    .options(joinedload(Match.session), joinedload(Match.seats))
+)
+
+
 def get_match(token: str) -> Match:
     """The match behind an edit link, or 404."""
-    match = db.session.execute(select(Match).where(Match.token == token)).scalar_one_or_none()
+    match = db.session.execute(_MATCH_BY_TOKEN, {"token": token}).unique().scalar_one_or_none()
     if match is None:
         abort(404)
     return match
@@ -647,6 +658,23 @@ def _check_version(match: Match, version: int | None) -> None:
         raise ConflictError()
 
 
+_SESSION_TOUCHED = (
+    update(_SESSIONS)
+    .where(_SESSIONS.c.id == bindparam("session_id"))
+    .values(updated_at=bindparam("updated_at"))
+)
+
+
+@lru_cache(maxsize=16)
+def _bump_statement(columns: tuple[str, ...]) -> Update:
+    """UPDATE of the match row at the version read, setting ``columns`` (built once)."""
+    return (
+        update(_MATCHES)
+        .where(_MATCHES.c.id == bindparam("match_id"), _MATCHES.c.version == bindparam("read"))
+        .values({name: bindparam(f"new_{name}", type_=_MATCHES.c[name].type) for name in columns})
+    )
+
+
 def _touch(match: Match, **columns: Any) -> None:
     """Count a change of the match: a new version and time, with ``columns`` set too.
 
@@ -656,25 +684,22 @@ def _touch(match: Match, **columns: Any) -> None:
     """
     read = match.version
     values = {"version": read + 1, "updated_at": utcnow(), **columns}
-    table = Match.__table__
     with db.session.no_autoflush:
         connection = db.session.connection()
         done = connection.execute(
-            update(table).where(table.c.id == match.id, table.c.version == read).values(values)
+            _bump_statement(tuple(values)),
+            {"match_id": match.id, "read": read, **{f"new_{k}": v for k, v in values.items()}},
         ).rowcount
         if done != 1:
             raise ConflictError()
         for key, value in values.items():
             set_committed_value(match, key, value)
-        if "session" in inspect(match).unloaded:
-            # one UPDATE instead of loading the session row to change one column
-            connection.execute(
-                update(GameSession.__table__)
-                .where(GameSession.__table__.c.id == match.session_id)
-                .values(updated_at=values["updated_at"])
-            )
-        else:
-            match.session.updated_at = values["updated_at"]
+        # the session's last change: one UPDATE whether its row is loaded or not
+        connection.execute(
+            _SESSION_TOUCHED, {"session_id": match.session_id, "updated_at": values["updated_at"]}
+        )
+        if "session" not in inspect(match).unloaded:
+            set_committed_value(match.session, "updated_at", values["updated_at"])
 
 
 def party_lines(hand: Hand) -> list[dict[str, Any]]:
@@ -734,6 +759,17 @@ def _write(hand: Hand, settled: Settled) -> None:
         line.stars = settled.stars[party]
 
 
+_HANDS = Hand.__table__
+# the last seq of a match and the hand a key already saved, in one statement
+_LAST_SEQ_AND_KEY = select(
+    func.max(_HANDS.c.seq),
+    func.max(case((_HANDS.c.idempotency_key == bindparam("key"), _HANDS.c.id))),
+).where(_HANDS.c.match_id == bindparam("match_id"))
+_INSERT_HAND = insert(_HANDS)
+_INSERT_LINE = insert(HandParty.__table__)
+_INSERT_EVENT = insert(HandEvent.__table__)
+
+
 def save_hand(
     match: Match,
     data: HandInput,
@@ -750,12 +786,11 @@ def save_hand(
     last = None
     if hand is None:
         # the key's hand, if this is a repeated submission, and the last seq: one query
-        last, existing_id = db.session.execute(
-            select(
-                func.max(Hand.seq),
-                func.max(case((Hand.idempotency_key == idempotency_key, Hand.id))),
-            ).where(Hand.match_id == match.id)
-        ).one()
+        last, existing_id = (
+            db.session.connection()
+            .execute(_LAST_SEQ_AND_KEY, {"match_id": match.id, "key": idempotency_key})
+            .one()
+        )
         if idempotency_key and existing_id is not None:
             return db.session.get_one(Hand, existing_id)
     _check_version(match, version)
@@ -834,15 +869,15 @@ def _insert_new_hand(match: Match, hand: Hand, event: HandEvent) -> None:
     answer renders from them like from loaded ones.
     """
     connection = db.session.connection()
-    key = connection.execute(insert(Hand.__table__), _columns(hand)).inserted_primary_key
+    key = connection.execute(_INSERT_HAND, _columns(hand)).inserted_primary_key
     assert key is not None
     hand.id = key[0]
     lines = list(hand.parties)
     for line in lines:
         line.hand_id = hand.id
-    connection.execute(insert(HandParty.__table__), [_columns(line) for line in lines])
+    connection.execute(_INSERT_LINE, [_columns(line) for line in lines])
     event.hand_id = hand.id
-    connection.execute(insert(HandEvent.__table__), _columns(event))
+    connection.execute(_INSERT_EVENT, _columns(event))
     if "hands" not in inspect(match).unloaded:
         db.session.expire(match, ["hands"])  # a loaded list lacks the new hand
 

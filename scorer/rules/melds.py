@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from heapq import heappop, heappush
 from typing import NoReturn
 
 from .cards import Card, Rank, Suit, parse_cards
@@ -536,8 +537,12 @@ def best_meld(
     ...
     scorer.rules.errors.CardError: SU (Schellen-Unter) is given 3 times; the deck has it twice
     """
-    ruleset = Ruleset() if ruleset is None else ruleset
-    plan = _plan(ruleset, _trump(trump))
+    plan = _plan(Ruleset() if ruleset is None else ruleset, _trump(trump))
+    return _result(plan, _counts(plan, cards))
+
+
+def _counts(plan: _Plan, cards: str | Iterable[str | Card]) -> list[int]:
+    """How many of each card of the deck (by place) ``cards`` hold; CardError if impossible."""
     places = plan.places
     counts = [0] * len(places)
     hand = parse_cards(cards) if isinstance(cards, str) else list(cards)
@@ -547,8 +552,26 @@ def best_meld(
         if place is None or counts[place] == plan.copies:
             _refuse_card(plan, card, parse_cards(hand).count(card))
         counts[place] += 1
+    return counts
+
+
+def _worth(plan: _Plan, counts: Sequence[int]) -> tuple[int, list[int]]:
+    """The best total of these card counts and how many of each card its melds need."""
+    needed = [0] * len(counts)
+    total = 0
+    for group in plan.groups:
+        choice = group.best(tuple([counts[i] for i in group.places]))
+        if choice.melds:
+            total += choice.value
+            for place, n in choice.needed_at:
+                if n > needed[place]:
+                    needed[place] = n
+    return total, needed
+
+
+def _result(plan: _Plan, counts: Sequence[int]) -> MeldResult:
     melds: list[Meld] = []
-    needed = [0] * len(places)
+    needed = [0] * len(counts)
     total = 0
     suits = 0
     for group in plan.groups:
@@ -561,6 +584,56 @@ def best_meld(
                     needed[place] = n
             suits += group.is_suit
     return MeldResult(total, tuple(melds), suits == len(Suit), sum(needed))
+
+
+def best_kept(
+    cards: str | Iterable[str | Card], trump: Trump, keep: int, ruleset: Ruleset | None = None
+) -> MeldResult:
+    """The best melds of any ``keep`` of these cards: what the declarer can still meld
+    after pressing the rest (the Dabb taken up, as many cards laid away).
+
+    Fewer cards never meld more, so a hand's total bounds every hand left after
+    pressing more of it, and a card its best melds do not use can be pressed for
+    nothing.  The search is best first over the cards the melds use: it takes the
+    hand of the highest total from a queue, and the first one whose melds need no
+    more than ``keep`` cards is the answer.  ``cards_needed`` of the result is at
+    most ``keep`` (a negative ``keep`` counts as 0); the result equals :func:`best_meld` when
+    that fits already.
+
+    >>> cards = "HA H10 HK HO HU EA E10 EK EO EU GO SU GA SA GK SK"
+    >>> best_meld(cards, "H").cards_needed
+    16
+    >>> r = best_kept(cards, "H", 12)
+    >>> r.total, r.cards_needed <= 12
+    (350, True)
+    """
+    plan = _plan(Ruleset() if ruleset is None else ruleset, _trump(trump))
+    start = tuple(_counts(plan, cards))
+    keep = max(keep, 0)
+    total, needed = _worth(plan, start)
+    order = 0  # ties: the hand that needs fewer cards, then first in, first out
+    queue = [(-total, sum(needed), order, start, needed)]
+    seen = {start}
+    while queue:
+        _, used, _, counts, needed = heappop(queue)
+        if used <= keep:
+            return _result(plan, counts)
+        # a hand that melds more than ``keep`` cards can hold must lose one of the
+        # cards its melds use; with it go the copies of that card the melds leave
+        # over (they only matter again once a copy is gone, and that is this step)
+        for place, n in enumerate(needed):
+            if not n:
+                continue
+            rest = list(counts)
+            rest[place] = n - 1
+            state = tuple(rest)
+            if state in seen:
+                continue
+            seen.add(state)
+            total, rest_needed = _worth(plan, state)
+            order += 1
+            heappush(queue, (-total, sum(rest_needed), order, state, rest_needed))
+    raise AssertionError("unreachable: a hand of no cards melds nothing")  # pragma: no cover
 
 
 def _refuse_card(plan: _Plan, card: Card, count: int) -> NoReturn:

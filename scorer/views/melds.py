@@ -41,6 +41,7 @@ from ..rules import (
     Ruleset,
     Suit,
     available_melds,
+    best_kept,
     best_meld,
     check_meld,
     dabb_size,
@@ -232,43 +233,15 @@ def _press(calc: Calc) -> None:
     """Card mode for the declarer: his melds must fit the hand he keeps after pressing.
 
     When the best melds of all picked cards need more cards than a hand holds,
-    the answer is the best hand of ``hand_size`` cards among them.  Cards are
-    taken away one at a time, depth first; a hand whose best melds already fit
-    is an answer (the other cards are pressed), and a hand worth no more than
-    the best answer so far is not searched further (fewer cards never meld
-    more).  That visits a few dozen hands where trying every way to press
-    four of sixteen would take 1820.
+    the answer is the best hand of ``hand_size`` cards among them
+    (:func:`scorer.rules.best_kept`); the other cards are pressed.
     """
     result = calc.result
     size = calc.hand_size
     if result is None or size is None or result.cards_needed <= size:
         return
-    trump = calc.trump
-    ruleset = calc.ruleset
-    best: MeldResult | None = None
-    seen: set[tuple[Card, ...]] = set()
-
-    def visit(hand: tuple[Card, ...], found: MeldResult) -> None:
-        nonlocal best
-        if best is not None and found.total <= best.total:
-            return
-        if found.cards_needed <= size:
-            best = found
-            return
-        children = []
-        for i, card in enumerate(hand):
-            if i and card == hand[i - 1]:
-                continue
-            rest = hand[:i] + hand[i + 1 :]
-            if rest not in seen:
-                seen.add(rest)
-                children.append((rest, best_meld(rest, trump, ruleset)))
-        # the most promising first: a good answer early cuts the others short
-        for rest, worth in sorted(children, key=lambda child: -child[1].total):
-            visit(rest, worth)
-
-    visit(tuple(c for c in _deck(ruleset) for _ in range(calc.cards[c])), result)
-    calc.pressed_result = best
+    cards = [c for c in _deck(calc.ruleset) for _ in range(calc.cards[c])]
+    calc.pressed_result = best_kept(cards, calc.trump, size, calc.ruleset)
 
 
 def _apply(calc: Calc, form: CalculatorForm) -> None:

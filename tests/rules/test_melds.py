@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
 
 import pytest
 from hypothesis import given, settings
@@ -18,6 +19,7 @@ from scorer.rules import (
     Ruleset,
     Suit,
     available_melds,
+    best_kept,
     best_meld,
     check_meld,
     deck,
@@ -708,3 +710,69 @@ def test_check_meld_of_any_declaration(
         )
     else:
         assert best.total > offered
+
+
+# -- best_kept: the declarer's melds after pressing --------------------------------
+
+PRESSING = "HA H10 HK HO HU EA E10 EK EO EU GO SU GA SA GK SK"
+
+
+@pytest.mark.parametrize(
+    ("cards", "trump", "keep", "ruleset", "total"),
+    [
+        # every card melds: four to press, the family E and the Binokel give way
+        (PRESSING, "H", 12, Ruleset(), 350),
+        # fits already: the same as best_meld
+        (RUNDGANG, "E", 12, Ruleset(), 240),
+        # one card: nothing melds
+        (family("H"), "H", 1, Ruleset(), 0),
+        # a Doppelfamilie needs ten cards; with nine kept, a family and a trump pair remain
+        (family("H") + " " + family("H"), "H", 9, Ruleset(), 190),
+        (PRESSING, "H", 0, Ruleset(), 0),
+        (PRESSING, "H", -3, Ruleset(), 0),
+        (PRESSING, "H", 40, Ruleset(), 490),
+        # the Swiss deck (sevens): the Diss is one card
+        ("H7 HA H10 HK HO HU", "H", 1, SWISS, 10),
+    ],
+)
+def test_best_kept_table(cards: str, trump: str, keep: int, ruleset: Ruleset, total: int) -> None:
+    result = best_kept(cards, trump, keep, ruleset)
+    assert result.total == total
+    assert result.cards_needed <= max(keep, 0)
+
+
+def test_best_kept_refuses_cards_like_best_meld() -> None:
+    with pytest.raises(CardError, match="the deck has it twice"):
+        best_kept("SU SU SU", "H", 2)
+
+
+def _brute_force(cards: list[Card], trump: str, keep: int, ruleset: Ruleset) -> int:
+    """Every way to keep ``keep`` of the cards (duplicates tried once)."""
+    if keep >= len(cards):
+        return best_meld(cards, trump, ruleset).total
+    kept = {tuple(sorted(c, key=str)) for c in combinations(cards, keep)}
+    return max(best_meld(list(k), trump, ruleset).total for k in kept)
+
+
+MELD_CARDS = [f"{s}{r}" for s in "EGHS" for r in ("A", "10", "K", "O", "U")]
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    picked=st.lists(st.sampled_from(MELD_CARDS), min_size=1, max_size=9),
+    trump=st.sampled_from(list("EGHS")),
+    drop=st.integers(min_value=0, max_value=4),
+    preset=st.sampled_from(["standard", "schweizer", "kreuzbinokel"]),
+)
+def test_best_kept_is_the_best_of_every_way_to_press(
+    picked: list[str], trump: str, drop: int, preset: str
+) -> None:
+    ruleset = PRESETS[preset]
+    counts = Counter(picked)
+    cards = [Card.parse(c) for c, n in counts.items() for _ in range(min(n, ruleset.copies))]
+    keep = max(len(cards) - drop, 0)
+    result = best_kept(cards, trump, keep, ruleset)
+    assert result.total == _brute_force(cards, trump, keep, ruleset)
+    assert result.cards_needed <= keep
+    # what it names is possible on the cards it had
+    assert result.total <= best_meld(cards, trump, ruleset).total
