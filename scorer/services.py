@@ -679,8 +679,8 @@ def _touch(match: Match, **columns: Any) -> None:
     """Count a change of the match: a new version and time, with ``columns`` set too.
 
     One UPDATE that finds the row only at the version this request read: of two
-    saves racing on the same version, the later one gets ``ConflictError`` (and its
-    caller rolls back) instead of overwriting the first.
+    saves racing on the same version, the later one gets ``ConflictError``, its
+    changes rolled back, instead of overwriting the first.
     """
     read = match.version
     values = {"version": read + 1, "updated_at": utcnow(), **columns}
@@ -691,6 +691,9 @@ def _touch(match: Match, **columns: Any) -> None:
             {"match_id": match.id, "read": read, **{f"new_{k}": v for k, v in values.items()}},
         ).rowcount
         if done != 1:
+            # nothing of this request's change may stay in the session (the 409 page
+            # renders the match as it is now)
+            db.session.rollback()
             raise ConflictError()
         for key, value in values.items():
             set_committed_value(match, key, value)
@@ -835,9 +838,6 @@ def save_hand(
         # last: one UPDATE of the match for its version, time and standing together
         _touch(match, **(moved or {}))
         _commit_keeping_loaded()
-    except ConflictError:
-        db.session.rollback()
-        raise
     except IntegrityError:
         db.session.rollback()
         if idempotency_key:

@@ -38,6 +38,8 @@ from tests.builders import (
     fill_hand,
     form_data,
     hand_data,
+    hand_input,
+    service_match,
     start_match,
 )
 
@@ -111,6 +113,51 @@ def test_two_phones_on_one_match_get_a_clear_conflict(app: Flask, client: FlaskC
     with app.app_context():
         hand = db.session.execute(select(Hand)).scalar_one()
         assert (hand.declarer_party, hand.bid) == (0, 300)
+
+
+@pytest.mark.parametrize("change", ["new", "correction", "delete"])
+def test_a_save_that_loses_the_race_changes_nothing(app: Flask, change: str) -> None:
+    """Two requests read the same version at the same moment: the version check in
+    Python passes for both, the UPDATE of the match finds the row only for the first."""
+    token = service_match(app, NAMES, 2, target=100_000)
+    with app.app_context():
+        match = services.get_match(token)
+        read = match.version
+        hand = services.live_hands(match)[-1] if change != "new" else None
+        before = _state(token)
+        # the other phone's save lands between this request's read and its write
+        with db.engine.begin() as other:
+            other.execute(
+                Match.__table__.update()
+                .where(Match.__table__.c.token == token)
+                .values(version=read + 1)
+            )
+        with pytest.raises(services.ConflictError):
+            if change == "delete":
+                assert hand is not None
+                services.delete_hand(match, hand, version=read)
+            else:
+                services.save_hand(match, hand_input(3, 5), hand=hand, version=read)
+        # the session holds nothing of the lost change either
+        assert [h.deleted_at for h in services.live_hands(match)] == [None, None]
+    with app.app_context():
+        after = _state(token)
+    assert after == {**before, "version": read + 1}
+
+
+def _state(token: str) -> dict[str, Any]:
+    """What a lost save must not have touched: the hands, their lines and history."""
+    match = services.get_match(token)
+    hands = [(h.seq, h.bid, h.trump, tuple(p.points for p in h.parties)) for h in match.hands]
+    events = db.session.execute(select(func.count()).select_from(HandEvent)).scalar_one()
+    result = {
+        "hands": hands,
+        "events": events,
+        "standing": match.standing,
+        "version": match.version,
+    }
+    db.session.rollback()
+    return result
 
 
 def test_two_corrections_of_one_hand_do_not_overwrite_each_other(
