@@ -153,6 +153,7 @@ _TWO_WORDS = {
 _NAME_SEPARATORS = re.compile(r"[\s_\-]+")
 
 
+@lru_cache(maxsize=1024)  # a handful of names, read again for every meld of every tap
 def parse_meld_name(text: str) -> tuple[str, Suit | Rank | None]:
     """A meld name's kind and its suit or rank, leniently (any case, spaces or underscores).
 
