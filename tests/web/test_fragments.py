@@ -8,8 +8,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorer import fragments
-from tests.builders import HX, service_match
+from scorer import fragments, services
+from tests.builders import HX, hand_input, service_match
 
 NAMES = ["Anna", "Bernd", "Carl"]
 # the values that differ on every render: a fresh idempotency key each time, and the
@@ -66,3 +66,37 @@ def test_the_cached_form_carries_this_request_s_csrf_token_and_a_new_key(
         )
         assert response.status_code == 200
     assert len(keys) == 4
+
+
+def test_an_unchanged_page_is_kept_and_a_change_shows_at_once(
+    app: Flask, client: FlaskClient
+) -> None:
+    token = service_match(app, NAMES, 3, target=100_000)
+    fragments.clear()
+    client.get(f"/m/{token}")
+    assert len(fragments._pages) == 1
+    html = client.get(f"/m/{token}").get_data(as_text=True)
+    assert html.count('<tr id="hand-') == 3
+    with app.app_context():
+        services.save_hand(services.get_match(token), hand_input(3, 7))
+    html = client.get(f"/m/{token}").get_data(as_text=True)
+    assert html.count('<tr id="hand-') == 4
+    assert len(fragments._pages) == 2  # the old version is simply not asked for again
+
+
+def test_a_two_player_page_is_always_rendered(app: Flask, client: FlaskClient) -> None:
+    # its forms change with every meld written (and carry their own keys): not kept
+    token = service_match(app, ["Anna", "Bernd"], preset="schweizer")
+    fragments.clear()
+    for _ in range(2):
+        assert client.get(f"/m/{token}").status_code == 200
+    assert not fragments._pages
+
+
+def test_a_flashed_message_is_shown_once_on_a_kept_page(app: Flask, client: FlaskClient) -> None:
+    token = service_match(app, NAMES, 2, target=100_000)
+    client.get(f"/m/{token}")  # kept
+    with client.session_transaction() as session:
+        session["_flashes"] = [("ok", "Imported 1 sessions with 1 matches.")]
+    assert "Imported 1 sessions" in client.get(f"/m/{token}").get_data(as_text=True)
+    assert "Imported 1 sessions" not in client.get(f"/m/{token}").get_data(as_text=True)
