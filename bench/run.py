@@ -385,6 +385,11 @@ class Ratios:
         return self.runs[name].rps / self.ceiling
 
 
+def say(name: str, load: Load) -> None:
+    """One load run on the console, as it finishes."""
+    print(f"  {name}: {load.rps:.0f} req/s, {load.server_cores:.2f} cores", flush=True)
+
+
 def ceiling_ratios(binary: str, fixture: Fixture, tmp: Path, args: argparse.Namespace) -> Ratios:
     settings = {"workers": args.workers}
     load = {"seconds": args.seconds, "connections": args.connections}
@@ -394,7 +399,7 @@ def ceiling_ratios(binary: str, fixture: Fixture, tmp: Path, args: argparse.Name
         with gunicorn("hello:app", chdir=BENCH, env={}, **settings) as server:
             wrk(binary, server, "/", seconds=2, connections=args.connections)  # warm up
             hello.append(wrk(binary, server, "/", headers={"Accept-Encoding": ACCEPT}, **load))
-        print(f"  hello: {hello[-1].rps:.0f} req/s, {hello[-1].server_cores:.2f} cores", flush=True)
+        say("hello", hello[-1])
 
     runs: dict[str, Load] = {}
     measure_hello()
@@ -410,20 +415,14 @@ def ceiling_ratios(binary: str, fixture: Fixture, tmp: Path, args: argparse.Name
         if "poll" in only:
             wrk(binary, server, url, headers=poll_headers, seconds=2, connections=args.connections)
             runs["poll"] = wrk(binary, server, url, headers=poll_headers, **load)
-            print(
-                f"  poll: {runs['poll'].rps:.0f} req/s, {runs['poll'].server_cores:.2f} cores",
-                flush=True,
-            )
+            say("poll", runs["poll"])
 
         page = f"/m/{fixture.page_token}"
         page_headers = {"Accept-Encoding": ACCEPT}
         if "page" in only:
             wrk(binary, server, page, headers=page_headers, seconds=2, connections=args.connections)
             runs["page"] = wrk(binary, server, page, headers=page_headers, **load)
-            print(
-                f"  page: {runs['page'].rps:.0f} req/s, {runs['page'].server_cores:.2f} cores",
-                flush=True,
-            )
+            say("page", runs["page"])
 
         # a phone: one GET gives the session cookie and its CSRF token, valid for every match
         wire = fetch(server, f"/m/{fixture.submit_tokens[0]}")
@@ -442,10 +441,7 @@ def ceiling_ratios(binary: str, fixture: Fixture, tmp: Path, args: argparse.Name
         if "submit" in only:
             wrk(binary, server, "/", seconds=2, connections=args.connections, **submit)
             runs["submit"] = wrk(binary, server, "/", **submit, **load)
-            print(
-                f"  submit: {runs['submit'].rps:.0f} req/s, {runs['submit'].server_cores:.2f} cores",
-                flush=True,
-            )
+            say("submit", runs["submit"])
     measure_hello()
     return Ratios(hello, runs, args.workers, args.connections, args.seconds)
 
