@@ -54,6 +54,10 @@ def fill_hand(page: Page) -> None:
     page.locator("#parties-0-tricks").fill("180")
     page.locator("#parties-1-tricks").fill("60")
     expect(page.locator("#live-result")).to_be_visible()
+    # the live result asks 350 ms after the last keystroke: let that request finish,
+    # or going offline next would cut it off (htmx logs that as a console error)
+    page.wait_for_timeout(450)
+    expect(page.locator(".htmx-request")).to_have_count(0)
 
 
 def stored(page: Page, token: str) -> Any:
