@@ -1,13 +1,13 @@
-"""Rendered parts of pages kept in memory: the sheet table of a match at one version.
+"""Rendered parts of pages kept in memory: the match page, its sheet table, its empty form.
 
 The sheet is most of the match page's work (a row per hand, every number formatted)
 and it changes only when a hand does.  Every change of a match bumps
 ``Match.version`` and sets ``Match.updated_at`` in the same transaction
-(``services._touch``), so a table rendered for (token, version, updated_at,
-language, edit links) can never be out of date: the next change asks for another
-key.  That is why the cache is safe with several worker processes, each holding its
-own copy: no process has to be told about a change, it simply never asks for the old
-key again, and the least recently used tables fall out.  Bounded by count and by size.
+(``services._touch``), so anything rendered for (token, version, updated_at,
+language, …) can never be out of date: the next change asks for another key.  That
+is why the caches are safe with several worker processes, each holding its own copy:
+no process has to be told about a change, it simply never asks for the old key
+again, and the least recently used entries fall out.  Bounded by count and by size.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from flask import g, get_template_attribute, request
 from flask_babel import get_locale
@@ -29,12 +29,48 @@ from .models import Match
 
 # off: everything is rendered afresh (the tests compare both ways)
 ENABLED = True
-MAX_TABLES = 256
-MAX_CHARS = 8 * 1024 * 1024  # per process; a 500-hand table is about 0.4 MB
+MAX_ENTRIES = 256
+MAX_CHARS = 8 * 1024 * 1024  # per process and cache; a 500-hand table is about 0.4 MB
 
-_tables: OrderedDict[tuple[Any, ...], Markup] = OrderedDict()
-_chars = 0
 _lock = threading.Lock()
+T = TypeVar("T", bound=str)
+
+
+class _Kept(Generic[T]):
+    """A least-recently-used store of rendered HTML, bounded by entries and characters."""
+
+    def __init__(self) -> None:
+        self._entries: OrderedDict[tuple[Any, ...], T] = OrderedDict()
+        self._chars = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: tuple[Any, ...]) -> T | None:
+        with _lock:
+            html = self._entries.get(key)
+            if html is not None:
+                self._entries.move_to_end(key)
+            return html
+
+    def put(self, key: tuple[Any, ...], html: T) -> None:
+        with _lock:
+            if key not in self._entries:
+                self._entries[key] = html
+                self._chars += len(html)
+            while self._entries and (len(self._entries) > MAX_ENTRIES or self._chars > MAX_CHARS):
+                _, dropped = self._entries.popitem(last=False)
+                self._chars -= len(dropped)
+
+    def clear(self) -> None:
+        with _lock:
+            self._entries.clear()
+            self._chars = 0
+
+
+_tables: _Kept[Markup] = _Kept()
+_forms: _Kept[str] = _Kept()
+_pages: _Kept[str] = _Kept()
 
 
 def _key(match: Match, edit: bool) -> tuple[Any, ...]:
@@ -55,38 +91,23 @@ def sheet_table(match: Match, sheet: services.Sheet, *, edit: bool = True) -> Ma
     ``sheet`` may be the standing without rows (:func:`services.standing`): on a miss
     the full sheet is loaded then.
     """
-    global _chars
     key = _key(match, edit)
-    with _lock:
-        html = _tables.get(key) if ENABLED else None
-        if html is not None:
-            _tables.move_to_end(key)
-            return html
+    html = _tables.get(key) if ENABLED else None
+    if html is not None:
+        return html
     if sheet.played is not None:  # the standing: no rows
         sheet = services.sheet(match)
     table = get_template_attribute("_macros/sheet.html", "table")
     html = Markup(table(sheet, edit_token=match.token if edit else None))
-    if not ENABLED:
-        return html
-    with _lock:
-        if key not in _tables:
-            _tables[key] = html
-            _chars += len(html)
-        while _tables and (len(_tables) > MAX_TABLES or _chars > MAX_CHARS):
-            _, dropped = _tables.popitem(last=False)
-            _chars -= len(dropped)
+    if ENABLED:
+        _tables.put(key, html)
     return html
 
 
 def clear() -> None:
-    """Forget every table (tests)."""
-    global _chars, _page_chars
-    with _lock:
-        _tables.clear()
-        _forms.clear()
-        _pages.clear()
-        _chars = 0
-        _page_chars = 0
+    """Forget everything kept (tests)."""
+    for kept in (_tables, _forms, _pages):
+        kept.clear()
 
 
 # -- the empty hand form ---------------------------------------------------------------
@@ -96,9 +117,6 @@ def clear() -> None:
 _CSRF_MARK = "csrfMARKf7Qx2Lz9"
 _KEY_MARK = "idemMARKp3Vt8Wk1"
 _VERSION_MARK = "verMARKq8Zr4Ty6"
-
-_forms: OrderedDict[tuple[Any, ...], str] = OrderedDict()
-MAX_FORMS = 256
 
 
 def _form_key(match: Match, sheet: services.Sheet) -> tuple[Any, ...]:
@@ -135,10 +153,7 @@ def fresh_form(context: Context) -> Markup:
         template = context.environment.get_template("hands/_form.html")
         return Markup(template.render({**context.get_all(), "form": form}))
     key = _form_key(match, sheet)
-    with _lock:
-        html = _forms.get(key)
-        if html is not None:
-            _forms.move_to_end(key)
+    html = _forms.get(key)
     if html is None:
         # built and rendered with a stand-in for the token (generate_csrf reads it from g)
         real = g.pop("csrf_token", None)
@@ -153,10 +168,7 @@ def fresh_form(context: Context) -> Markup:
             g.pop("csrf_token", None)
             if real is not None:
                 g.csrf_token = real
-        with _lock:
-            _forms[key] = html
-            while len(_forms) > MAX_FORMS:
-                _forms.popitem(last=False)
+        _forms.put(key, html)
     html = html.replace(_KEY_MARK, idempotency)
     html = html.replace(_VERSION_MARK, str(match.version))
     if _CSRF_MARK in html:
@@ -173,9 +185,6 @@ def fresh_form(context: Context) -> Markup:
 
 _PAGE_CSRF_MARK = "csrfPAGEm4Nw7Jd2"
 _PAGE_KEY_MARK = "idemPAGEs9Kc3Hv5"
-_pages: OrderedDict[tuple[Any, ...], str] = OrderedDict()
-_page_chars = 0
-MAX_PAGES = 256
 
 
 def page_key(token: str, version: int, updated_at: Any, fragment: bool) -> tuple[Any, ...]:
@@ -197,13 +206,9 @@ def page_key(token: str, version: int, updated_at: Any, fragment: bool) -> tuple
 
 def cached_page(key: tuple[Any, ...], csrf: Callable[[], str], idempotency_key: str) -> str | None:
     """The page kept under ``key`` with this request's CSRF token and a fresh key, or None."""
-    if not ENABLED:
+    html = _pages.get(key) if ENABLED else None
+    if html is None:
         return None
-    with _lock:
-        html = _pages.get(key)
-        if html is None:
-            return None
-        _pages.move_to_end(key)
     if _PAGE_CSRF_MARK in html:
         html = html.replace(_PAGE_CSRF_MARK, csrf())
     return html.replace(_PAGE_KEY_MARK, idempotency_key)
@@ -211,17 +216,10 @@ def cached_page(key: tuple[Any, ...], csrf: Callable[[], str], idempotency_key: 
 
 def keep_page(key: tuple[Any, ...], html: str, csrf: str | None, idempotency_key: str) -> None:
     """Keep a rendered page, its CSRF token and idempotency key replaced by stand-ins."""
-    global _page_chars
     if not ENABLED:
         return
     if csrf:
         html = html.replace(csrf, _PAGE_CSRF_MARK)
     if idempotency_key:
         html = html.replace(idempotency_key, _PAGE_KEY_MARK)
-    with _lock:
-        if key not in _pages:
-            _pages[key] = html
-            _page_chars += len(html)
-        while _pages and (len(_pages) > MAX_PAGES or _page_chars > MAX_CHARS):
-            _, dropped = _pages.popitem(last=False)
-            _page_chars -= len(dropped)
+    _pages.put(key, html)
