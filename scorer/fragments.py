@@ -112,7 +112,7 @@ def clear() -> None:
 
 # -- the empty hand form ---------------------------------------------------------------
 
-# stand-ins rendered into the cached form and replaced on every use: the session's CSRF
+# stand-ins kept in the cached form and page and replaced on every use: the session's CSRF
 # token and the form's fresh idempotency key (both URL-safe, so no escaping changes them)
 _CSRF_MARK = "csrfMARKf7Qx2Lz9"
 _KEY_MARK = "idemMARKp3Vt8Wk1"
@@ -183,9 +183,6 @@ def fresh_form(context: Context) -> Markup:
 # stand-ins for both, and answered by string replacement until the next change.  Only
 # pages whose form is the empty one qualify (no flashed message, no two-player hand).
 
-_PAGE_CSRF_MARK = "csrfPAGEm4Nw7Jd2"
-_PAGE_KEY_MARK = "idemPAGEs9Kc3Hv5"
-
 
 def page_key(token: str, version: int, updated_at: Any, fragment: bool) -> tuple[Any, ...]:
     """What the match page of this request depends on besides the match's version.
@@ -209,9 +206,9 @@ def cached_page(key: tuple[Any, ...], csrf: Callable[[], str], idempotency_key: 
     html = _pages.get(key) if ENABLED else None
     if html is None:
         return None
-    if _PAGE_CSRF_MARK in html:
-        html = html.replace(_PAGE_CSRF_MARK, csrf())
-    return html.replace(_PAGE_KEY_MARK, idempotency_key)
+    if _CSRF_MARK in html:
+        html = html.replace(_CSRF_MARK, csrf())
+    return html.replace(_KEY_MARK, idempotency_key)
 
 
 def keep_page(key: tuple[Any, ...], html: str, csrf: str | None, idempotency_key: str) -> None:
@@ -219,7 +216,7 @@ def keep_page(key: tuple[Any, ...], html: str, csrf: str | None, idempotency_key
     if not ENABLED:
         return
     if csrf:
-        html = html.replace(csrf, _PAGE_CSRF_MARK)
+        html = html.replace(csrf, _CSRF_MARK)
     if idempotency_key:
-        html = html.replace(idempotency_key, _PAGE_KEY_MARK)
+        html = html.replace(idempotency_key, _KEY_MARK)
     _pages.put(key, html)

@@ -556,34 +556,31 @@ def _counts(plan: _Plan, cards: str | Iterable[str | Card]) -> list[int]:
     return counts
 
 
-def _worth(plan: _Plan, counts: Sequence[int]) -> tuple[int, list[int]]:
-    """The best total of these card counts and how many of each card its melds need."""
+def _chosen(plan: _Plan, counts: Sequence[int]) -> tuple[int, list[int], list[_Group]]:
+    """The best total of these card counts, how many of each card its melds need, and
+    the groups that meld (their choices are in the groups' tables)."""
     needed = [0] * len(counts)
     total = 0
+    melding = []
     for group in plan.groups:
         choice = group.best(tuple([counts[i] for i in group.places]))
         if choice.melds:
             total += choice.value
+            melding.append(group)
             for place, n in choice.needed_at:
                 if n > needed[place]:
                     needed[place] = n
-    return total, needed
+    return total, needed, melding
 
 
 def _result(plan: _Plan, counts: Sequence[int]) -> MeldResult:
-    melds: list[Meld] = []
-    needed = [0] * len(counts)
-    total = 0
-    suits = 0
-    for group in plan.groups:
-        choice = group.best(tuple([counts[i] for i in group.places]))
-        if choice.melds:
-            total += choice.value
-            melds.extend(choice.melds)
-            for place, n in choice.needed_at:
-                if n > needed[place]:
-                    needed[place] = n
-            suits += group.is_suit
+    total, needed, melding = _chosen(plan, counts)
+    melds = [
+        meld
+        for group in melding
+        for meld in group.best(tuple([counts[i] for i in group.places])).melds
+    ]
+    suits = sum(group.is_suit for group in melding)
     return MeldResult(total, tuple(melds), suits == len(Suit), sum(needed))
 
 
@@ -611,7 +608,7 @@ def best_kept(
     plan = _plan(Ruleset() if ruleset is None else ruleset, _trump(trump))
     start = tuple(_counts(plan, cards))
     keep = max(keep, 0)
-    total, needed = _worth(plan, start)
+    total, needed, _ = _chosen(plan, start)
     order = 0  # ties: the hand that needs fewer cards, then first in, first out
     queue = [(-total, sum(needed), order, start, needed)]
     seen = {start}
@@ -631,7 +628,7 @@ def best_kept(
             if state in seen:
                 continue
             seen.add(state)
-            total, rest_needed = _worth(plan, state)
+            total, rest_needed, _ = _chosen(plan, state)
             order += 1
             heappush(queue, (-total, sum(rest_needed), order, state, rest_needed))
     raise AssertionError("unreachable: a hand of no cards melds nothing")  # pragma: no cover
