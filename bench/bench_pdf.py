@@ -1,31 +1,114 @@
-"""Time the PDF score sheet of a 60-hand match (target: under 1.5 s).
+"""Time the PDF score sheet: a 60-hand match warm (target: under 1.5 s), long matches, a session.
 
 Builds a throwaway app on a temporary SQLite database, plays 60 varied hands
 through ``scorer.services`` and renders ``/m/<token>/sheet.pdf`` with the test
 client.  The first render pays for importing WeasyPrint and reading the fonts
 (once per process); the figure that counts is the warm render a running server
-gives every request.  Run: ``.venv/bin/python bench/bench_pdf.py [runs]``.
+gives every request — measured with the PDF cache off, so every run renders.
+
+Then, with the cache on (``instance/pdf-cache`` in a temporary folder): the
+PDF of a 60-, 200- and 500-hand match (500 is ``backup.MAX_HANDS``, the most a
+match may hold on import) and the session PDF of the largest session an import
+allows (as many 500-hand matches as fit in one upload of ``MAX_CONTENT_LENGTH``),
+each rendered once and then asked again (served from the cache).  The long
+matches are imported from a backup, which is much faster than playing them.
+Run: ``.venv/bin/python bench/bench_pdf.py [runs]``.
 """
 
 from __future__ import annotations
 
+import copy
+import json
+import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from flask import Flask
+
+from scorer import backup, services
 from tests.builders import make_app, service_match
+
+NAMES = ["Anna", "Bernd", "Jürgen"]
+
+
+def pages(data: bytes) -> int:
+    with tempfile.NamedTemporaryFile(suffix=".pdf") as file:
+        file.write(data)
+        file.flush()
+        info = subprocess.run(["pdfinfo", file.name], capture_output=True, text=True).stdout
+    found = re.search(r"Pages:\s+(\d+)", info)
+    return int(found[1]) if found else 0
+
+
+def session_backup(app: Flask, hands: int, matches: int) -> dict[str, Any]:
+    """A backup of one session of ``matches`` matches of ``hands`` hands each."""
+    token = service_match(app, NAMES, 30, target=100_000, title="Lange Nacht")
+    with app.test_request_context("/"):
+        data = backup.export_sessions([services.get_match(token).session])
+    session = data["sessions"][0]
+    session["token"] = session["view_token"] = "new"  # malformed: the import gives new ones
+    template = session["matches"][0]
+    played = template["hands"]
+    session["matches"] = []
+    for number in range(1, matches + 1):
+        match = copy.deepcopy(template)
+        match.update(number=number, token="new", view_token="new")
+        match["hands"] = []
+        for seq in range(1, hands + 1):
+            hand = copy.deepcopy(played[(seq - 1) % len(played)])  # 30 hands: dealers go round
+            hand["seq"] = seq
+            match["hands"].append(hand)
+        session["matches"].append(match)
+    return data
+
+
+def compact(data: dict[str, Any]) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def largest_session(app: Flask) -> tuple[dict[str, Any], int]:
+    """The session of most 500-hand matches an import takes: its hand limit, one upload."""
+    limit = app.config["MAX_CONTENT_LENGTH"] - 4096  # the multipart envelope
+    limit = min(limit, getattr(backup, "MAX_SESSION_BYTES", limit))
+    one = len(compact(session_backup(app, backup.MAX_HANDS, 1)))
+    most = getattr(backup, "MAX_SESSION_HANDS", backup.MAX_HANDS * backup.MAX_MATCHES)
+    count = max(1, min(backup.MAX_MATCHES, most // backup.MAX_HANDS, limit // one))
+    data = session_backup(app, backup.MAX_HANDS, count)
+    while len(compact(data)) > limit and count > 1:
+        count -= 1
+        data = session_backup(app, backup.MAX_HANDS, count)
+    return data, len(compact(data))
+
+
+def imported(app: Flask, data: dict[str, Any]) -> str:
+    with app.test_request_context("/"):
+        return str(services.import_backup(compact(data))[0].token)
+
+
+def timed(client: Any, url: str) -> tuple[float, float, bytes]:
+    start, start_cpu = time.perf_counter(), time.process_time()
+    response = client.get(url)
+    assert response.status_code == 200, response.status_code
+    return time.perf_counter() - start, time.process_time() - start_cpu, response.data
 
 
 def main(runs: int = 10) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        app = make_app(Path(tmp))
-        token = service_match(
-            app, ["Anna", "Bernd", "Jürgen"], 60, target=100_000, title="Stammtisch Öhringen"
+        app = make_app(
+            Path(tmp),
+            PDF_CACHE=False,
+            PDF_CACHE_DIR=str(Path(tmp) / "pdf-cache"),
+            PDF_SLOT_DIR=str(Path(tmp) / "pdf-slots"),
+            PDF_SLOT_WAIT=600,
         )
+        token = service_match(app, NAMES, 60, target=100_000, title="Stammtisch Öhringen")
         client = app.test_client()
         start = time.perf_counter()
         first = client.get(f"/m/{token}/sheet.pdf?lang=de")
@@ -47,6 +130,33 @@ def main(runs: int = 10) -> None:
         )
         # CPU time of this process: what the render costs without other load on the machine
         print(f"warm CPU time: median {statistics.median(cpu):.2f} s, max {max(cpu):.2f} s")
+
+        app.config["PDF_CACHE"] = True
+        print("with the PDF cache (first: rendered; again: the same PDF asked again):")
+        for hands in (60, 200, backup.MAX_HANDS):
+            session = imported(app, session_backup(app, hands, 1))
+            with app.app_context():
+                match = services.get_session(session).matches[0].token
+            url = f"/m/{match}/sheet.pdf?lang=de"
+            wall, used, data = timed(client, url)
+            again, _, same = timed(client, url)
+            assert same == data
+            print(
+                f"  match of {hands} hands, {pages(data)} pages, {len(data) // 1024} KiB: "
+                f"first {wall:.2f} s (CPU {used:.2f} s), again {again * 1000:.0f} ms"
+            )
+        largest, size = largest_session(app)
+        count = len(largest["sessions"][0]["matches"])
+        session = imported(app, largest)
+        url = f"/s/{session}/sheets.pdf?lang=de"
+        wall, used, pdf = timed(client, url)
+        again, _, same = timed(client, url)
+        assert same == pdf
+        print(
+            f"  session of {count} matches × {backup.MAX_HANDS} hands (backup {size / 2**20:.2f} "
+            f"MiB, the most an import takes), {pages(pdf)} pages: first {wall:.2f} s "
+            f"(CPU {used:.2f} s), again {again * 1000:.0f} ms"
+        )
 
 
 if __name__ == "__main__":

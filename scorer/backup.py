@@ -23,11 +23,20 @@ Decisions (also in the README):
   the caller (``services.import_backup``) commits once or rolls back.
 * The hand history (``events``) travels with the hands; its snapshots are
   rebuilt from checked values only.
+* **Limits** keep an import to what the app can serve: :data:`MAX_HANDS` a
+  match, :data:`MAX_SESSION_HANDS` a session, :data:`MAX_FILE_HANDS` a file,
+  and a session whose compact export (:func:`dumps`) would pass
+  :data:`MAX_SESSION_BYTES`, so that every imported session can be exported and
+  uploaded again through the web import (``MAX_CONTENT_LENGTH``).  The file is
+  strict JSON (no ``NaN``/``Infinity``, at most :data:`MAX_DEPTH` levels), and
+  no text anywhere may hold control characters, NUL or lone surrogates.
 
 CSV: one line per hand, semicolons (German Excel opens it with a double
 click; LibreOffice and Numbers detect it), UTF-8 with a byte order mark so
 Excel reads the umlauts, CRLF line ends, numbers as plain integers with a
-minus sign (a spreadsheet cannot add up bracketed losses).
+minus sign (a spreadsheet cannot add up bracketed losses).  A text cell that a
+spreadsheet would take for a formula (a player called ``=HYPERLINK(…)``) gets a
+leading apostrophe (OWASP, "CSV injection"); numbers stay numbers.
 """
 
 from __future__ import annotations
@@ -52,7 +61,8 @@ from .rules import (
     SPECIAL_GAMES,
     RulesError,
     Ruleset,
-    check_deals,
+    available_melds,
+    check_table,
     party_of_seat,
 )
 
@@ -62,9 +72,27 @@ VERSION = 1
 MAX_SESSIONS = 2000
 MAX_MATCHES = 200
 MAX_HANDS = 500
+"""Hands of one match in a file."""
+MAX_SESSION_HANDS = 1000
+"""Hands of one session, over all its matches."""
+MAX_FILE_HANDS = 2000
+"""Hands of a whole file."""
+MAX_SESSION_BYTES = 2_000_000
+"""The compact export of one imported session: it must fit the web import
+(``MAX_CONTENT_LENGTH``, 2 MiB) with room for the envelope and the upload's headers."""
+MAX_DEPTH = 20
+"""Nesting of arrays and objects; a backup needs about a dozen levels."""
 MAX_LOG = 200
+MAX_MELD_NAMES = 40
+"""Meld names of one party in a hand, each at most 40 characters (as the hand form keeps them)."""
 MAX_POINTS = 10_000
-TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{22,32}$")
+MAX_HAND_POINTS = 2**31 - 1
+"""A hand's points are the rules' business; this only keeps them to the database's integers."""
+TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{22,32}")
+# control characters other than tab, line feed and carriage return, and lone surrogates:
+# PostgreSQL refuses NUL, and a surrogate cannot be written as UTF-8
+BAD_TEXT_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+EARLIEST = datetime(1970, 1, 1)
 EVENT_ACTIONS = ("created", "corrected", "deleted", "restored")
 
 
@@ -73,6 +101,11 @@ class BackupError(ValueError):
 
 
 # -- export -------------------------------------------------------------------
+
+
+def dumps(data: dict[str, Any]) -> str:
+    """A backup as compact JSON text (no indentation: the biggest session fits the web import)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def _time(value: datetime | None) -> str | None:
@@ -193,7 +226,7 @@ class _Reader:
         value = self.data.get(key)
         if value is None and optional:
             return None
-        if not isinstance(value, str) or len(value) > longest:
+        if not isinstance(value, str) or len(value) > longest or BAD_TEXT_RE.search(value):
             raise self.fail(key)
         if choices and value not in choices:
             raise self.fail(key)
@@ -207,10 +240,12 @@ class _Reader:
             raise self.fail(key)
         try:
             parsed = datetime.fromisoformat(value)
-        except ValueError:
+            if parsed.tzinfo is not None:
+                parsed = parsed.astimezone(UTC).replace(tzinfo=None)
+        except (ValueError, OverflowError):  # year 1 at +01:00 is before the year 1 in UTC
             raise self.fail(key) from None
-        if parsed.tzinfo is not None:
-            parsed = parsed.astimezone(UTC).replace(tzinfo=None)
+        if parsed < EARLIEST:
+            raise self.fail(key)
         return parsed
 
     def get_list(self, key: str, longest: int) -> list[Any]:
@@ -235,7 +270,7 @@ class _Tokens:
     def pick(self, wanted: Any, column: Any) -> tuple[str, bool]:
         """The token to use and whether it is the file's own."""
         used = self._used(column)
-        kept = isinstance(wanted, str) and bool(TOKEN_RE.match(wanted)) and wanted not in used
+        kept = isinstance(wanted, str) and bool(TOKEN_RE.fullmatch(wanted)) and wanted not in used
         token = wanted if kept else new_token()
         while token in used:
             token = new_token()
@@ -250,9 +285,14 @@ def parse(raw: bytes | str) -> dict[str, Any]:
     """The JSON of an uploaded file, checked to be a scorer backup of a known version."""
     try:
         text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant)
+    except BackupError:
+        raise
+    except RecursionError:
+        raise BackupError(_too_deep()) from None
     except (UnicodeDecodeError, ValueError):
         raise BackupError(_("This file is not JSON.")) from None
+    _check_values(data)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupError(_("This file is not a scorer backup."))
     if data.get("version") != VERSION:
@@ -267,6 +307,90 @@ def parse(raw: bytes | str) -> dict[str, Any]:
     return data
 
 
+def _no_constant(name: str) -> Any:
+    """``NaN``, ``Infinity``: Python's json reads them, JSON has no such numbers."""
+    raise BackupError(
+        _("This file holds the number %(name)s, which JSON does not know.", name=name)
+    )
+
+
+def _too_deep() -> str:
+    return _(
+        "This file is nested more than %(depth)s levels deep; a backup needs about a dozen.",
+        depth=MAX_DEPTH,
+    )
+
+
+def _check_values(data: Any) -> None:
+    """Refuse deep nesting and text no database can keep, anywhere in the file.
+
+    One walk without recursion; the place of a bad text is named like
+    ``sessions.0.matches.1.seats.2.name``.
+    """
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(data, ())]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            if BAD_TEXT_RE.search(value):
+                raise BackupError(
+                    _(
+                        "%(field)s: control characters, NUL and broken Unicode are not "
+                        "allowed in a text",
+                        field=".".join(str(p) for p in path) or "-",
+                    )
+                )
+        elif isinstance(value, dict | list):
+            if len(path) >= MAX_DEPTH:
+                raise BackupError(_too_deep())
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in items:
+                if isinstance(key, str):
+                    stack.append((key, path))  # a key is a text too
+                stack.append((item, (*path, key)))
+
+
+def _count_hands(sessions: list[Any]) -> None:
+    """Refuse a file with more hands than the app serves, before anything is checked in depth."""
+    total = 0
+    for number, item in enumerate(sessions, 1):
+        matches = item.get("matches") if isinstance(item, dict) else None
+        in_session = 0
+        for index, match in enumerate(matches if isinstance(matches, list) else (), 1):
+            hands = match.get("hands") if isinstance(match, dict) else None
+            in_match = len(hands) if isinstance(hands, list) else 0
+            if in_match > MAX_HANDS:
+                raise BackupError(
+                    _(
+                        "session %(number)s, match %(match)s has %(count)s hands; a match can "
+                        "hold at most %(limit)s.",
+                        number=number,
+                        match=index,
+                        count=in_match,
+                        limit=MAX_HANDS,
+                    )
+                )
+            in_session += in_match
+        if in_session > MAX_SESSION_HANDS:
+            raise BackupError(
+                _(
+                    "session %(number)s has %(count)s hands; a session can hold at most %(limit)s.",
+                    number=number,
+                    count=in_session,
+                    limit=MAX_SESSION_HANDS,
+                )
+            )
+        total += in_session
+    if total > MAX_FILE_HANDS:
+        raise BackupError(
+            _(
+                "This file has %(count)s hands; one import takes at most %(limit)s. Export "
+                "fewer sessions at a time.",
+                count=total,
+                limit=MAX_FILE_HANDS,
+            )
+        )
+
+
 def load(data: dict[str, Any]) -> list[GameSession]:
     """Add the sessions of a checked backup to the database session (no commit).
 
@@ -277,6 +401,7 @@ def load(data: dict[str, Any]) -> list[GameSession]:
     sessions = top.get_list("sessions", MAX_SESSIONS)
     if not sessions:
         raise BackupError(_("The backup holds no sessions."))
+    _count_hands(sessions)
     tokens = _Tokens()
     rows = []
     for number, item in enumerate(sessions, 1):
@@ -310,6 +435,17 @@ def _load_session(item: Any, number: int, tokens: _Tokens) -> GameSession:
     db.session.flush()
     for match in row.matches:
         _finish(match)
+    size = len(dumps(_session(row)).encode("utf-8"))
+    if size > MAX_SESSION_BYTES:
+        raise BackupError(
+            _(
+                "%(where)s: its backup would take %(size)s bytes; a session may take at most "
+                "%(limit)s (the size the import page accepts).",
+                where=r.where,
+                size=size,
+                limit=MAX_SESSION_BYTES,
+            )
+        )
     services.remember_players(sorted(set(names)))
     return row
 
@@ -321,7 +457,7 @@ def _load_match(item: Any, where: str, index: int, tokens: _Tokens) -> Match:
         raise r.fail("ruleset")
     try:
         ruleset = Ruleset.from_dict(raw_rules)
-    except (RulesError, TypeError, ValueError) as exc:
+    except RulesError as exc:
         raise BackupError(f"{r.where}: {_message(exc)}") from None
     seats_in = r.get_list("seats", 8)
     if len(seats_in) != ruleset.players:
@@ -334,7 +470,8 @@ def _load_match(item: Any, where: str, index: int, tokens: _Tokens) -> Match:
             )
         )
     try:
-        check_deals(ruleset, ruleset.players)
+        # the same checks of the table as the setup form
+        check_table(ruleset, ruleset.players)
         expected = [party_of_seat(ruleset, s) for s in range(ruleset.players)]
     except RulesError as exc:
         raise BackupError(f"{r.where}: {_message(exc)}") from None
@@ -400,12 +537,14 @@ def _load_hand(match: Match, ruleset: Ruleset, item: Any, where: str, number: in
         deleted_at=r.get_time("deleted_at", optional=True),
     )
     match.hands.append(hand)
+    known_melds = available_melds(ruleset) if ruleset.open_play else ()
     for entry in r.get_list("meld_log", MAX_LOG):
         m = _Reader(entry, _("%(where)s, meld", where=r.where))
         hand.meld_log.append(
             HandMeld(
                 party=m.get_int("party", 0, parties - 1),
-                name=m.get_str("name", 40),
+                # the two-player page offers the ruleset's melds only
+                name=m.get_str("name", 40, choices=known_melds),
                 points=m.get_int("points", 1, 5000),
                 created_at=m.get_time("created_at", optional=True) or hand.created_at,
             )
@@ -434,14 +573,16 @@ def _load_hand(match: Match, ruleset: Ruleset, item: Any, where: str, number: in
         names = p.data.get("meld_names")
         if names is not None and (
             not isinstance(names, list)
-            or len(names) > 30
-            or not all(isinstance(n, str) and 0 < len(n) <= 40 for n in names)
+            or len(names) > MAX_MELD_NAMES
+            or not all(
+                isinstance(n, str) and 0 < len(n) <= 40 and not BAD_TEXT_RE.search(n) for n in names
+            )
         ):
             raise p.fail("meld_names")
         data.meld_names.append(names or None)
         data.tricks.append(p.get_int("tricks", 0, MAX_POINTS, optional=True))
         data.took_trick.append(p.get_bool("took_trick", optional=True))
-        given_points.append(p.get_int("points", -1_000_000, 1_000_000))
+        given_points.append(p.get_int("points", -MAX_HAND_POINTS, MAX_HAND_POINTS))
         given_stars.append(p.get_int("stars", 0, 100))
     try:
         if ended_mid_hand:
@@ -477,7 +618,7 @@ def _load_event(item: Any, where: str, parties: int) -> HandEvent:
     raw = r.data.get("snapshot")
     snap = _Reader(raw, r.where)
     lines = []
-    for line_item in snap.get_list("parties", 8):
+    for line_item in snap.get_list("parties", parties):
         p = _Reader(line_item, r.where)
         lines.append(
             {
@@ -486,7 +627,7 @@ def _load_event(item: Any, where: str, parties: int) -> HandEvent:
                 "meld_names": None,
                 "tricks": p.get_int("tricks", 0, MAX_POINTS, optional=True),
                 "took_trick": p.get_bool("took_trick", optional=True),
-                "points": p.get_int("points", -1_000_000, 1_000_000),
+                "points": p.get_int("points", -MAX_HAND_POINTS, MAX_HAND_POINTS),
                 "stars": p.get_int("stars", 0, 100, optional=True) or 0,
             }
         )
@@ -523,6 +664,19 @@ def _message(exc: Exception) -> str:
 # -- CSV ------------------------------------------------------------------------
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def csv_cell(value: Any) -> Any:
+    """A cell as a spreadsheet should read it: text that starts like a formula is quoted.
+
+    Numbers are written as they are (``-180`` stays a number).
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def sheet_csv(current: services.Sheet) -> bytes:
     """The sheet as CSV bytes: UTF-8 with BOM, semicolons, CRLF; heads in the user's language."""
     from .web import outcome_text
@@ -532,7 +686,7 @@ def sheet_csv(current: services.Sheet) -> bytes:
     head = [_("Hand"), _("Dealer"), _("Declarer"), _("Bid"), _("Trump"), _("Outcome")]
     for name in current.parties:
         head += [name, _("%(name)s total", name=name)]
-    writer.writerow(head)
+    writer.writerow([csv_cell(cell) for cell in head])
     for row in current.rows:
         hand = row.hand
         line: list[Any] = [
@@ -545,9 +699,9 @@ def sheet_csv(current: services.Sheet) -> bytes:
         ]
         for i, points in enumerate(row.points):
             line += ["" if row.sits_out[i] else points, row.totals[i]]
-        writer.writerow(line)
+        writer.writerow([csv_cell(cell) for cell in line])
     total: list[Any] = [_("Total"), "", "", "", "", ""]
     for value in current.totals:
         total += ["", value]
-    writer.writerow(total)
+    writer.writerow([csv_cell(cell) for cell in total])
     return out.getvalue().encode("utf-8-sig")

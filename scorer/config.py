@@ -15,6 +15,9 @@ class Config:
     ``postgresql+psycopg://user@host/db`` runs the app on PostgreSQL.
     ``SECRET_KEY`` signs sessions and CSRF tokens; without it a random key is
     made for this process only (fine for one machine, set it for gunicorn).
+    ``TRUSTED_HOSTS`` (``scorer.example.org,localhost``) is the list of host names
+    the app answers to; any other ``Host`` gets 400.  Unset, any host is answered
+    (development).
     """
 
     BABEL_DEFAULT_LOCALE = "de"
@@ -28,6 +31,16 @@ class Config:
     MAX_CONTENT_LENGTH = 2 * 1024 * 1024  # a JSON backup of a whole club fits
     SQLALCHEMY_ENGINE_OPTIONS: ClassVar[dict[str, Any]] = {"pool_pre_ping": True}
     TESTING = False
+    # PDF score sheets (scorer.pdf): rendered ones are kept as files, keyed by what they show
+    PDF_CACHE = True
+    PDF_CACHE_DIR: str | None = None  # default: <instance>/pdf-cache
+    PDF_CACHE_FILES = 200
+    PDF_CACHE_BYTES = 200 * 1024 * 1024
+    # at most this many renders at once across all worker processes (flock on slot files)
+    PDF_SLOTS = 1
+    PDF_SLOT_DIR: str | None = None  # default: <instance>/pdf-slots
+    PDF_SLOT_WAIT = 3.0  # seconds a request waits for a slot before its 503
+    PDF_RETRY_AFTER = 10  # seconds, the 503's Retry-After
 
 
 def from_environment(instance_path: str) -> dict[str, Any]:
@@ -37,4 +50,16 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_hex(32),
         "SQLALCHEMY_DATABASE_URI": os.environ.get("DATABASE_URL") or default_db,
         "SESSION_COOKIE_SECURE": os.environ.get("SESSION_COOKIE_SECURE", "") == "1",
+        # the share links and QR codes are built from the request's host
+        "TRUSTED_HOSTS": trusted_hosts(os.environ.get("TRUSTED_HOSTS")),
     }
+
+
+def trusted_hosts(text: str | None) -> list[str] | None:
+    """The host names of a comma-separated list; None (any host) when there are none.
+
+    >>> trusted_hosts(" scorer.example.org, localhost ,"), trusted_hosts("")
+    (['scorer.example.org', 'localhost'], None)
+    """
+    hosts = [h.strip() for h in (text or "").split(",") if h.strip()]
+    return hosts or None

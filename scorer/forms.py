@@ -6,8 +6,10 @@ becomes a form error in the user's language, never a 500.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -36,10 +38,9 @@ from .rules import (
     RulesError,
     Ruleset,
     check_bid,
-    hand_size,
-    replay,
+    check_table,
 )
-from .services import HandInput, clean_name
+from .services import HandInput, clean_name, storable
 from .web import rules_message
 
 try:
@@ -322,25 +323,59 @@ def rule_value(ruleset: Ruleset, name: str) -> Any:
     return getattr(ruleset, name)
 
 
-def _euros_to_cents(text: str | None) -> int:
-    if not text or not text.strip():
+# what people write for an amount of euros: digits, a decimal comma or point, digits
+# (no exponent, no inf or nan, no underscores: float() would take all of them)
+_AMOUNT = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+", re.ASCII)
+
+
+def euros_to_cents(text: str | None) -> int:
+    """``"0,10"``, ``"1.20 €"`` → cents; ValidationError for anything else or above 1000 €.
+
+    >>> euros_to_cents("0,10"), euros_to_cents(" 1.205 € "), euros_to_cents("")
+    (10, 121, 0)
+    """
+    cleaned = (text or "").strip().replace("€", "").replace(" ", "").replace(",", ".")
+    if not cleaned:
         return 0
-    cleaned = text.strip().replace("€", "").replace(" ", "").replace(",", ".")
-    try:
-        value = round(float(cleaned) * 100)
-    except ValueError:
-        raise ValidationError(_l("Enter an amount like 0,10")) from None
-    if not 0 <= value <= 100_000:
+    if not _AMOUNT.fullmatch(cleaned):
+        raise ValidationError(_l("Enter an amount like 0,10"))
+    euros = Decimal(cleaned)
+    if euros > 1000:  # compared before rounding: 300 digits do not fit the context
         raise ValidationError(_l("Enter an amount between 0 and 1000 €"))
-    return value
+    return int((euros * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def printable(form: Any, field: Field) -> None:
+    """A validator for every text field: no control characters, no lone surrogates.
+
+    PostgreSQL cannot store a NUL, and no name or title has a tab, a line break or
+    an escape sequence in it; the user is told, in their language.
+    """
+    if isinstance(field.data, str) and not storable(field.data):
+        raise ValidationError(_l("This field may not contain control characters."))
+
+
+# an idempotency key as the forms make them (secrets.token_urlsafe(16))
+_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def key_or_none(value: Any) -> str | None:
+    """A WTForms filter: the posted key, or None for anything a form does not send.
+
+    A key that is not one of ours (a NUL, spaces, 65 characters) is no key: the
+    hand is saved like one from a form without it.
+    """
+    return value if isinstance(value, str) and _KEY.fullmatch(value) else None
 
 
 class NewMatchForm(AppForm):
     """Players in seat order, a preset, house rules, stakes."""
 
-    title = StringField(_l("Table"), [Optional(), Length(max=80)])
+    title = StringField(_l("Table"), [Optional(), Length(max=80), printable])
     players = FieldList(
-        StringField(_l("Player"), [Optional(), Length(max=40)]), min_entries=3, max_entries=8
+        StringField(_l("Player"), [Optional(), Length(max=40), printable]),
+        min_entries=3,
+        max_entries=8,
     )
     preset = SelectField(
         _l("Preset"),
@@ -362,9 +397,10 @@ class NewMatchForm(AppForm):
         choices=choice_list((str(i), str(i + 1)) for i in range(8)),
         default="0",
     )
-    stake = StringField(_l("Stake (€)"), [Optional(), Length(max=10)])
+    stake = StringField(_l("Stake (€)"), [Optional(), Length(max=10), printable])
     stake_basis = SelectField(_l("Stake per"), choices=choice_list(STAKE_BASES), default="full")
     action = HiddenField()
+    idempotency_key = HiddenField(filters=[key_or_none])
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -378,10 +414,10 @@ class NewMatchForm(AppForm):
         return [e for e in self.players.errors if not isinstance(e, list | tuple)]
 
     def stake_cents(self) -> int:
-        return _euros_to_cents(self.stake.data)
+        return euros_to_cents(self.stake.data)
 
     def validate_stake(self, field: Field) -> None:
-        _euros_to_cents(field.data)
+        euros_to_cents(field.data)
 
     def validate_players(self, field: Field) -> None:
         """Two to eight different names; empty inputs only after the last name.
@@ -465,19 +501,7 @@ def ruleset_from_form(form: NewMatchForm) -> Ruleset:
     changes["special_values"] = tuple(specials.items())
     changes["team_size"] = 2 if form.teams.data else 1
     ruleset = base.replace(**changes)
-    if ruleset.open_play and len(names) != 2:
-        # open play (melds written during the hand, no bidding) is the two-player game
-        raise RulesError("this game is for two players, not {players}", players=len(names))
-    if not ruleset.open_play or ruleset.deck == "piquet":
-        hand_size(ruleset, len(names) - (1 if ruleset.dealer_sits_out else 0))
-    if ruleset.end == "deals" and ruleset.deals % len(names):
-        raise RulesError(
-            "the number of deals ({deals}) must be a multiple of the players ({players})",
-            deals=ruleset.deals,
-            players=len(names),
-        )
-    # the table as the sheet will replay it (teams, dealer sitting out, deals)
-    replay(ruleset, len(names), [])
+    check_table(ruleset, len(names))
     return ruleset
 
 
@@ -535,7 +559,7 @@ class HandForm(AppForm):
     )
     parties = FieldList(FormField(PartyForm), min_entries=2, max_entries=8)
     version = HiddenField()
-    idempotency_key = HiddenField()
+    idempotency_key = HiddenField(filters=[key_or_none])
 
     def setup(self, ruleset: Ruleset, names: list[str], *, has_data: bool) -> None:
         """Fit the form to the match: one line per party, the outcomes this table plays."""
@@ -645,16 +669,16 @@ class HandForm(AppForm):
 def _party_index(value: Any, parties: int) -> int | None:
     """A party index from the form, or None (the live preview runs on unvalidated input)."""
     text = str(value).strip() if value is not None else ""
-    if text.isdecimal() and int(text) < parties:
-        return int(text)
-    return None
+    # compared as text: int() of 5000 digits raises, and "٣" or "01" name no party
+    indices = [str(i) for i in range(parties)]
+    return indices.index(text) if text in indices else None
 
 
 def _meld_names(text: str | None) -> list[str] | None:
     if not text:
         return None
     # at most 40 names of at most 40 characters: a hidden field is still user input
-    names = [n.strip()[:40] for n in text.split(",", 40)[:40] if n.strip()]
+    names = [n.strip()[:40] for n in text.split(",", 40)[:40] if n.strip() and storable(n)]
     return names or None
 
 
@@ -673,6 +697,8 @@ class MeldEntryForm(AppForm):
     meld = SelectField(_l("Meld"), choices=[], validate_choice=False)
     points = IntegerField(_l("Points"), [Optional(), NumberRange(1, 5000)])
     version = HiddenField()
+    # the number of the hand in play the page shows: a meld is written to that hand
+    hand = HiddenField()
 
 
 class ConfirmForm(AppForm):

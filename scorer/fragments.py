@@ -73,16 +73,19 @@ _forms: _Kept[str] = _Kept()
 _pages: _Kept[str] = _Kept()
 
 
+def request_key() -> tuple[str, str]:
+    """What every kept piece depends on besides the match: the request's language and
+    the site's root as this request reached it (scheme, host and mount point).
+
+    The share link and the QR code are absolute URLs: a page rendered for one host
+    must never be answered to a request for another.
+    """
+    return (str(get_locale()), request.root_url)
+
+
 def _key(match: Match, edit: bool) -> tuple[Any, ...]:
     # the token, not the id: SQLite may give a deleted match's id to a new one
-    return (
-        match.token,
-        match.version,
-        match.updated_at,
-        str(get_locale()),
-        request.script_root,
-        edit,
-    )
+    return (match.token, match.version, match.updated_at, *request_key(), edit)
 
 
 def sheet_table(match: Match, sheet: services.Sheet, *, edit: bool = True) -> Markup:
@@ -128,8 +131,7 @@ def _form_key(match: Match, sheet: services.Sheet) -> tuple[Any, ...]:
         repr(ruleset),
         tuple(sheet.parties),
         sheet.next_sits_out if ruleset.dealer_sits_out else None,
-        str(get_locale()),
-        request.script_root,
+        *request_key(),
     )
 
 
@@ -188,17 +190,9 @@ def page_key(token: str, version: int, updated_at: Any, fragment: bool) -> tuple
     """What the match page of this request depends on besides the match's version.
 
     The path with its query (the language links lead back to it), the language, the
-    mount point, and whether htmx asked for the fragment only.
+    site's root (:func:`request_key`), and whether htmx asked for the fragment only.
     """
-    return (
-        token,
-        version,
-        updated_at,
-        str(get_locale()),
-        request.script_root,
-        request.full_path,
-        fragment,
-    )
+    return (token, version, updated_at, *request_key(), request.full_path, fragment)
 
 
 def cached_page(key: tuple[Any, ...], csrf: Callable[[], str], idempotency_key: str) -> str | None:

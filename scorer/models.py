@@ -52,6 +52,11 @@ class GameSession(db.Model):  # type: ignore[name-defined]
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
     stake_cents: Mapped[int] = mapped_column(default=0)
     stake_basis: Mapped[str] = mapped_column(String(16), default="full")
+    # the setup form's key: the same form sent twice starts one session (services.start_match)
+    # (a unique index, not a constraint: SQLite adds it without rebuilding the table)
+    idempotency_key: Mapped[str | None] = mapped_column(
+        String(64), unique=True, index=True, default=None
+    )
 
     matches: Mapped[list[Match]] = relationship(
         back_populates="session", order_by="Match.number", cascade="all, delete-orphan"
@@ -60,6 +65,10 @@ class GameSession(db.Model):  # type: ignore[name-defined]
 
 class Match(db.Model):  # type: ignore[name-defined]
     """A match (Partie), played until its ruleset says it ends."""
+
+    # two "next match" racing: the second insert of a number fails instead of doubling it
+    # (a unique index, not a constraint: SQLite adds it without rebuilding the table)
+    __table_args__ = (Index("ix_match_session_id_number", "session_id", "number", unique=True),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     session_id: Mapped[int] = mapped_column(ForeignKey("game_session.id"), index=True)

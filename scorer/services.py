@@ -7,8 +7,9 @@ from ``scorer.rules``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -29,23 +30,41 @@ from .rules import (
     PlayedHand,
     RulesError,
     Ruleset,
+    Standing,
     Suit,
     TrickError,
+    advance,
     complete_tricks,
     party_of_seat,
     reached_target,
     replay,
-    settle,
+    settle_at_table,
 )
-from .rules.match import _check_hand as check_played
-from .rules.match import _ends as hand_ends
 
 MAX_NAME = 40
 MAX_TITLE = 80
+# the largest id a row can have (PostgreSQL's integer); a larger one names no row, and the
+# database would refuse to compare with it (SQLite from 2**63 on, PostgreSQL from 2**31 on)
+MAX_ID = 2**31 - 1
+# control characters (PostgreSQL refuses NUL in text, the others are no part of a name)
+# and lone surrogates (not encodable as UTF-8)
+_UNSTORABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 class ConflictError(Exception):
     """The match changed since the form was loaded (another phone saved first)."""
+
+
+class KeyReusedError(ConflictError):
+    """An idempotency key came again with something else than it first saved.
+
+    A repeated key means "the same form again": another hand (or another table)
+    under it is not saved, and not silently dropped either.
+    """
+
+
+class HandClosedError(ConflictError):
+    """A two-player form was for a hand that is no longer the one in play."""
 
 
 class MatchOverError(Exception):
@@ -177,11 +196,23 @@ def _session_summary(row: GameSession) -> dict[str, Any]:
     }
 
 
-def known_players(prefix: str = "", limit: int = 30) -> list[str]:
-    """Names typed before, most recently used first (autocomplete)."""
-    query = select(Player.name).order_by(Player.last_used_at.desc()).limit(limit)
+def known_players(tokens: Sequence[str], prefix: str = "", limit: int = 30) -> list[str]:
+    """Names of the sessions with these tokens (the ones this device has opened), most
+    recently used first (autocomplete): never a name typed on another device."""
+    if not tokens or not storable(prefix):
+        return []
+    last_used = func.max(Match.created_at)
+    query = (
+        select(Seat.name)
+        .join(Match, Seat.match_id == Match.id)
+        .join(GameSession, Match.session_id == GameSession.id)
+        .where(GameSession.token.in_(list(tokens)))
+        .group_by(Seat.name)
+        .order_by(last_used.desc(), Seat.name)
+        .limit(limit)
+    )
     if prefix:
-        query = query.where(func.lower(Player.name).startswith(prefix.lower()))
+        query = query.where(func.lower(Seat.name).startswith(prefix.lower(), autoescape=True))
     return list(db.session.execute(query).scalars())
 
 
@@ -336,7 +367,7 @@ def sheet(match: Match) -> Sheet:
     finished = progress.finished_after is not None
     next_dealer = next_leader = next_sits_out = None
     if not finished:
-        next_dealer = next_dealer_seat(match, closed, open_hand)
+        next_dealer = progress.next_dealer if open_hand is None else open_hand.dealer_seat
         next_leader = (next_dealer + 1) % seats
         if ruleset.dealer_sits_out:
             next_sits_out = party_of_seat(ruleset, next_dealer)
@@ -372,7 +403,7 @@ def _standing_of(match: Match, current: Sheet) -> dict[str, Any]:
         "exact": list(current.progress.exact_totals),
         "finished_after": current.progress.finished_after,
         "winners": list(current.winners),
-        "dealer": next_dealer_seat(match, [r.hand for r in current.rows], None),
+        "dealer": current.progress.next_dealer,
     }
 
 
@@ -448,16 +479,16 @@ def last_row(current: Sheet, hand: Hand) -> SheetRow:
     )
 
 
-def next_dealer_seat(match: Match, closed: Sequence[Hand], open_hand: Hand | None) -> int:
-    """The seat after the last hand's dealer (the first dealer for the first hand)."""
-    if open_hand is not None:
-        return open_hand.dealer_seat
-    if not closed:
-        return match.first_dealer
-    return (closed[-1].dealer_seat + 1) % len(match.seats)
-
-
 # -- starting --------------------------------------------------------------
+
+
+def storable(text: str) -> bool:
+    """True when ``text`` holds no control character and no lone surrogate.
+
+    >>> storable("Anna Maria"), storable("An\\x00na"), storable("Anna\\t")
+    (True, False, False)
+    """
+    return _UNSTORABLE.search(text) is None
 
 
 def clean_name(name: str) -> str:
@@ -480,8 +511,16 @@ def start_match(
     stake_cents: int = 0,
     stake_basis: str = "full",
     session: GameSession | None = None,
+    idempotency_key: str | None = None,
 ) -> Match:
-    """A new match (in a new session unless one is given), committed."""
+    """A new match (in a new session unless one is given), committed.
+
+    A new session remembers ``idempotency_key`` (the setup form's): the same form
+    sent again gets the match it started the first time, a form sent again with
+    another table or other rules ``KeyReusedError``.  A request that loses a race
+    with its twin for the key or for the match's number gets ``ConflictError``
+    unless the key tells which match its twin made.
+    """
     names = [clean_name(n) for n in names]
     if len(names) != ruleset.players:
         raise RulesError(
@@ -491,41 +530,112 @@ def start_match(
         )
     if parties is None:
         parties = default_parties(ruleset, len(names))
+    title = title.strip()[:MAX_TITLE]
+    first_dealer %= len(names)
+    wanted = (names, list(parties), ruleset, first_dealer, title, stake_cents, stake_basis)
+    key = idempotency_key if session is None and idempotency_key else None
+    if key is not None:
+        started = _started_with(key, wanted)
+        if started is not None:
+            return started
     if session is None:
         session = GameSession(
-            title=title.strip()[:MAX_TITLE],
+            title=title,
             stake_cents=stake_cents,
             stake_basis=stake_basis,
+            idempotency_key=key,
         )
         db.session.add(session)
-    number = len(session.matches) + 1
+    number = max((m.number for m in session.matches), default=0) + 1
     match = Match(
         session=session,
         number=number,
         ruleset=ruleset.to_dict(),
-        first_dealer=first_dealer % len(names),
+        first_dealer=first_dealer,
     )
     for position, (name, party) in enumerate(zip(names, parties, strict=True)):
         match.seats.append(Seat(position=position, party=party, name=name))
     session.updated_at = utcnow()
     db.session.add(match)
-    _remember_players(names)
-    db.session.commit()
+    try:
+        _remember_players(names)  # its query flushes the new rows
+        db.session.commit()
+    except IntegrityError:
+        # a twin request committed the same key or the same match number first
+        db.session.rollback()
+        started = _started_with(key, wanted) if key is not None else None
+        if started is None:
+            raise ConflictError() from None
+        return started
     return match
 
 
+def _started_with(key: str, wanted: tuple[Any, ...]) -> Match | None:
+    """The first match of the session the setup form with ``key`` started, or None.
+
+    ``KeyReusedError`` when it was started with another table, other rules or stakes
+    (the form came back, say by the back button, and was changed).
+    """
+    match = db.session.execute(
+        select(Match)
+        .join(GameSession, GameSession.id == Match.session_id)
+        .where(GameSession.idempotency_key == key)
+        .order_by(Match.number)
+        .limit(1)
+    ).scalar_one_or_none()
+    if match is None:
+        return None
+    row = match.session
+    started = (
+        [s.name for s in match.seats],
+        [s.party for s in match.seats],
+        ruleset_of(match),
+        match.first_dealer,
+        row.title,
+        row.stake_cents,
+        row.stake_basis,
+    )
+    if started != wanted:
+        raise KeyReusedError()
+    return match
+
+
+def _later_match(match: Match) -> Match | None:
+    """The match after ``match`` in its session, if there is one."""
+    return db.session.execute(
+        select(Match)
+        .where(Match.session_id == match.session_id, Match.number > match.number)
+        .order_by(Match.number)
+        .limit(1)
+    ).scalar_one_or_none()
+
+
 def next_match(match: Match) -> Match:
-    """The next match of the session with the same table and rules; the deal moves on."""
+    """The next match of the session with the same table and rules; the deal moves on.
+
+    Asked again (a double tap, a second phone, two requests at once) it is the
+    same match: the match numbers of a session are unique, so of two requests
+    racing to make it the second one's insert fails and it answers the first's.
+    """
+    later = _later_match(match)
+    if later is not None:
+        return later
     names = [s.name for s in match.seats]
     parties = [s.party for s in match.seats]
     first = (match.first_dealer + 1) % len(names)
-    return start_match(
-        names=names,
-        ruleset=ruleset_of(match),
-        parties=parties,
-        first_dealer=first,
-        session=match.session,
-    )
+    try:
+        return start_match(
+            names=names,
+            ruleset=ruleset_of(match),
+            parties=parties,
+            first_dealer=first,
+            session=match.session,
+        )
+    except ConflictError:
+        later = _later_match(match)
+        if later is None:
+            raise
+        return later
 
 
 def _remember_players(names: Sequence[str]) -> None:
@@ -575,67 +685,36 @@ class Settled:
     stars: list[int]
 
 
-def settle_input(match: Match, data: HandInput, dealer_seat: int) -> Settled:
+def settle_input(
+    match: Match, data: HandInput, dealer_seat: int, *, ended_early: bool = False
+) -> Settled:
     """Check a hand with the rules and settle it; RulesError when it is not possible.
 
-    With ``dealer_sits_out`` the dealer's party is left out of the settlement
-    and scores 0 that hand.  Trick points of a played hand may leave exactly
-    one party empty: it is filled in from the trick total.
+    :func:`scorer.rules.settle_at_table` does it all: the dealer sitting out, the
+    trick value filled in from the trick total, the parties put back at their places.
     """
-    ruleset = ruleset_of(match)
-    parties = ruleset.parties
-    sitting = party_of_seat(ruleset, dealer_seat) if ruleset.dealer_sits_out else None
-    active = [p for p in range(parties) if p != sitting]
-    if data.declarer is not None and data.declarer not in active:
-        raise RulesError("the dealer sits out this hand and cannot be the declarer")
-
-    def pick(values: Sequence[Any], default: Any) -> list[Any]:
-        values = list(values) + [default] * (parties - len(values))
-        return [values[p] for p in active]
-
-    melds = pick(data.melds, 0)
-    tricks: list[int | None] = pick(data.tricks, None)
-    took = pick(data.took_trick, None)
-    if data.outcome in ("played", "forfeit", "open_play"):
-        tricks = list(complete_tricks(ruleset, tricks))
-    else:
-        tricks = [t or 0 for t in tricks]
-    declarer = active.index(data.declarer) if data.declarer is not None else None
-    took_trick = (
-        None
-        if all(t is None for t in took)
-        else [(t if t is not None else (tr or 0) > 0) for t, tr in zip(took, tricks, strict=True)]
+    table = settle_at_table(
+        ruleset_of(match),
+        len(match.seats),
+        dealer_seat,
+        declarer=data.declarer,
+        bid=data.bid,
+        outcome=data.outcome,
+        won=data.won,
+        melds=data.melds,
+        tricks=data.tricks,
+        took_trick=data.took_trick,
+        ended_early=ended_early,
     )
-    kwargs: dict[str, Any] = {
-        "players": len(active) * ruleset.team_size,
-        "bidder": declarer,
-        "bid": data.bid,
-        "outcome": data.outcome,
-        "won": data.won,
-        "melds": melds,
-        "tricks": tricks,
-        "took_trick": took_trick,
-    }
-    result = settle(ruleset, **kwargs)
-
-    def spread(values: Sequence[int]) -> list[int]:
-        out = [0] * parties
-        for value, party in zip(values, active, strict=True):
-            out[party] = value
-        return out
-
-    full_tricks: list[int | None] = [None] * parties
-    for value, party in zip(tricks, active, strict=True):
-        full_tricks[party] = value
     return Settled(
         data=data,
         dealer_seat=dealer_seat,
-        active=active,
-        tricks=full_tricks,
-        result=result,
-        points=spread(result.points),
-        exact_points=spread(result.exact_points),
-        stars=spread(result.stars),
+        active=list(table.active),
+        tricks=list(table.tricks),
+        result=table.result,
+        points=list(table.points),
+        exact_points=list(table.exact_points),
+        stars=list(table.stars),
     )
 
 
@@ -784,7 +863,8 @@ def save_hand(
     """Save a new hand, or correct ``hand``; the match's end is recomputed.
 
     A repeated submission with the same idempotency key returns the hand it
-    created the first time instead of a second one.
+    created the first time instead of a second one; the same key with another
+    hand raises ``KeyReusedError`` (nothing is saved).
     """
     last = None
     if hand is None:
@@ -795,7 +875,7 @@ def save_hand(
             .one()
         )
         if idempotency_key and existing_id is not None:
-            return db.session.get_one(Hand, existing_id)
+            return _saved_before(match, db.session.get_one(Hand, existing_id), data)
     _check_version(match, version)
     before: Sheet | None = None
     if hand is None:
@@ -847,9 +927,39 @@ def save_hand(
                 )
             ).scalar_one_or_none()
             if again is not None:
-                return again
+                return _saved_before(match, again, data)
         raise ConflictError() from None
     return hand
+
+
+def _saved_before(match: Match, hand: Hand, data: HandInput) -> Hand:
+    """``hand``, saved before under the key ``data`` came with, if ``data`` is that hand.
+
+    Compared is what was entered as it is stored (settled and written the same
+    way, so an empty trick field filled in by hand is the same hand), against
+    what the key first saved: a correction made since does not make a resend of
+    the original a different hand.  ``KeyReusedError`` if it is another hand.
+    """
+    try:
+        settled = settle_input(match, data, hand.dealer_seat)
+    except RulesError:
+        raise KeyReusedError() from None
+    resent = Hand(outcome=data.outcome)
+    _write(resent, settled)
+    created = next((e.snapshot for e in hand.events if e.action == "created"), None)
+    if _entered(_snapshot(resent)) != _entered(created or _snapshot(hand)):
+        raise KeyReusedError()
+    return hand
+
+
+def _entered(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """What the Schreiber entered, from a hand's snapshot (without what was settled)."""
+    keys = ("declarer", "bid", "trump", "outcome", "won")
+    lines = ("melds", "meld_names", "tricks", "took_trick")
+    return {
+        **{key: snapshot.get(key) for key in keys},
+        "parties": [{key: p.get(key) for key in lines} for p in snapshot.get("parties", [])],
+    }
 
 
 def _columns(row: Any) -> dict[str, Any]:
@@ -933,12 +1043,11 @@ def _after_change(match: Match) -> None:
 def _append_standing(match: Match, before: Sheet, hand: Hand) -> dict[str, Any] | None:
     """The stored standing moved on by ``hand``, a new closed hand at the end of the match.
 
-    The same steps as :func:`scorer.rules.replay` for one more hand, from the
-    stored totals (points, exact points, stars) instead of every hand.  Only
-    for a running match with a valid stored standing and no open hand; a hand
-    that ends the match (winners, ties) and every other case are left to the
-    full replay of :func:`_after_change` (returns None then).  The result is the new
-    values of the match's columns, for :func:`_touch` to write.
+    One step of the match (:func:`scorer.rules.advance`) from the stored totals
+    instead of a replay of every hand.  Only for a running match with a valid
+    stored standing and no open hand; a hand that ends the match and every other
+    case are left to the full replay of :func:`_after_change` (returns None then).
+    The result is the new values of the match's columns, for :func:`_touch` to write.
     """
     cached = match.standing
     ruleset = before.ruleset
@@ -951,37 +1060,38 @@ def _append_standing(match: Match, before: Sheet, hand: Hand) -> dict[str, Any] 
         or ruleset.open_play
     ):
         return None
-    parties = ruleset.parties
-    index = int(cached["hands"])
-    played = _played(hand, parties)
-    seats = len(match.seats)
+    now = Standing(
+        seats=len(match.seats),
+        first_dealer=match.first_dealer,
+        hands=int(cached["hands"]),
+        totals=tuple(cached["totals"]),
+        exact_totals=tuple(cached["exact"]),
+        stars=tuple(cached["stars"]),
+        next_dealer=int(cached["dealer"]),
+    )
     try:
-        check_played(ruleset, index, played, hand.dealer_seat)
+        after = advance(ruleset, now, _played(hand, ruleset.parties))
     except RulesError:
         return None
-    hand_exact = played.points if played.exact_points is None else played.exact_points
-    totals = [t + p for t, p in zip(cached["totals"], played.points, strict=True)]
-    exact = [t + p for t, p in zip(cached["exact"], hand_exact, strict=True)]
-    stars = list(cached["stars"])
-    if played.stars:
-        stars = [t + p for t, p in zip(stars, played.stars, strict=True)]
-    if hand_ends(ruleset, played, index, totals):
+    if after.finished:
         return None  # the end and its winners: the full replay decides
     standing = {
         "v": STANDING_VERSION,
-        "hands": index + 1,
-        "totals": totals,
-        "stars": stars,
-        "exact": exact,
+        "hands": after.hands,
+        "totals": list(after.totals),
+        "stars": list(after.stars),
+        "exact": list(after.exact_totals),
         "finished_after": None,
         "winners": [],
-        "dealer": (hand.dealer_seat + 1) % seats,
+        "dealer": after.next_dealer,
     }
     return {"standing": standing, "winners": None, "finished_at": None}
 
 
 def get_hand(match: Match, hand_id: int) -> Hand:
     """A hand of this match, or 404."""
+    if not 0 < hand_id <= MAX_ID:
+        abort(404)
     hand = db.session.get(Hand, hand_id)
     if hand is None or hand.match_id != match.id:
         abort(404)
@@ -1007,34 +1117,71 @@ def input_of(hand: Hand) -> HandInput:
 # -- two-player games: melds written one at a time ---------------------------
 
 
-def open_hand(match: Match) -> Hand:
-    """The hand being played in a two-player match (opened on first use)."""
+def open_hand(match: Match, number: int | None = None) -> Hand:
+    """The hand being played in a two-player match (opened on first use).
+
+    ``number`` is the hand the form was for (its number on the sheet): when
+    another phone has closed that hand since, :class:`HandClosedError`.
+    """
     current = sheet(match)
     if current.finished:
         raise MatchOverError()
+    if number is not None and number != len(current.rows) + 1:
+        raise HandClosedError()
     if current.open_hand is not None:
         return current.open_hand
     seq = max((h.seq for h in match.hands), default=0) + 1
     hand = Hand(
         seq=seq,
-        dealer_seat=next_dealer_seat(match, [r.hand for r in current.rows], None),
+        dealer_seat=current.progress.next_dealer,
         outcome="open_play",
         status="open",
     )
     match.hands.append(hand)
-    db.session.flush()
+    try:
+        db.session.flush()
+    except IntegrityError:
+        # another phone opened the hand at the same moment (its row has this seq): a race
+        # like two saves on one version, and answered the same way
+        db.session.rollback()
+        raise ConflictError() from None
     return hand
 
 
-def set_trump(match: Match, trump: str, version: int | None = None) -> Hand:
+def _in_play(write: Callable[[], Hand]) -> Hand:
+    """Run a write to the hand in play; when it lost a race, run it again on the new state.
+
+    A meld shown or the trump named adds to the hand being played, whatever else was
+    written to it in the meantime: unlike a hand's correction it does not depend on
+    the version the page was loaded at.  So a write that another one beat (the
+    guarded UPDATE of :func:`_touch` found a newer version, or both opened the hand)
+    is done again instead of being refused — a quick tap after another is never
+    lost.  Only a hand closed in the meantime (:class:`HandClosedError`) refuses it.
+    """
+    for attempt in range(3):
+        try:
+            return write()
+        except HandClosedError:
+            raise
+        except ConflictError:
+            db.session.rollback()  # the match is read again on the next try
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+def set_trump(match: Match, trump: str, hand_number: int | None = None) -> Hand:
     """Name the trump of the two-player hand being played (the turned card)."""
-    _check_version(match, version)
     suit = Suit.parse(trump)  # CardError (a RulesError) for anything else
-    hand = open_hand(match)
-    hand.trump = suit.value
-    _touch(match)
-    db.session.commit()
-    return hand
+
+    def write() -> Hand:
+        hand = open_hand(match, hand_number)
+        hand.trump = suit.value
+        _touch(match)
+        db.session.commit()
+        return hand
+
+    return _in_play(write)
 
 
 def open_hand_melds(hand: Hand, parties: int) -> list[int]:
@@ -1050,23 +1197,29 @@ def write_meld(
     party: int,
     name: str,
     points: int,
-    version: int | None = None,
+    hand_number: int | None = None,
     *,
     trump: str | None = None,
 ) -> Hand:
-    """Write one meld shown during a two-player hand.
+    """Write one meld shown during hand ``hand_number`` of a two-player match.
 
     With ``end = at_once`` the match ends the moment a party's total reaches the
     target, even in the middle of the hand: the hand is closed with the melds
     written so far and no trick points.
     """
-    _check_version(match, version)
     ruleset = ruleset_of(match)
     if not 0 <= party < ruleset.parties:
         raise RulesError("there is no party {party}", party=party + 1)
     if points <= 0 or points > 5000:
         raise RulesError("a meld is worth 1 to 5000 points, not {points}", points=points)
-    hand = open_hand(match)
+    return _in_play(lambda: _write_meld(match, party, name, points, hand_number, trump))
+
+
+def _write_meld(
+    match: Match, party: int, name: str, points: int, number: int | None, trump: str | None
+) -> Hand:
+    ruleset = ruleset_of(match)
+    hand = open_hand(match, number)
     if trump in ("E", "G", "H", "S"):
         hand.trump = trump
     hand.meld_log.append(HandMeld(party=party, name=name[:40], points=points))
@@ -1089,40 +1242,16 @@ def write_meld(
 
 
 def _settle_mid_hand(match: Match, data: HandInput, hand: Hand) -> Settled:
-    """A hand ended by a meld: melds count, tricks are not played out (no cross-check)."""
-    ruleset = ruleset_of(match)
-    points = list(data.melds)
-    zeros = (0,) * ruleset.parties
-    result = HandResult(
-        outcome="open_play",
-        declarer=None,
-        bid=0,
-        points=tuple(points),
-        stars=zeros,
-        made=None,
-        declarer_won=None,
-        declarer_count=None,
-        melds=tuple(points),
-        tricks=zeros,
-        bonus=zeros,
-        exact_points=tuple(points),
-        reason="open",
-    )
-    return Settled(
-        data=data,
-        dealer_seat=hand.dealer_seat,
-        active=list(range(ruleset.parties)),
-        tricks=[None] * ruleset.parties,
-        result=result,
-        points=points,
-        exact_points=points,
-        stars=[0] * ruleset.parties,
-    )
+    """A hand ended by a meld: melds count, tricks are not played out (none recorded)."""
+    unplayed = replace(data, tricks=[None] * len(data.melds))
+    return settle_input(match, unplayed, hand.dealer_seat, ended_early=True)
 
 
 def remove_meld(match: Match, entry_id: int, version: int | None = None) -> None:
     """Take back a meld written by mistake in the open hand."""
     _check_version(match, version)
+    if not 0 < entry_id <= MAX_ID:
+        abort(404)
     entry = db.session.get(HandMeld, entry_id)
     if entry is None or entry.hand.match_id != match.id or entry.hand.status != "open":
         abort(404)

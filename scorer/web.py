@@ -7,12 +7,15 @@ for htmx requests and sets ``Vary: HX-Request``.  :func:`rules_message` turns a
 
 from __future__ import annotations
 
+import re
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask, Response, g, make_response, redirect, render_template, request
 from flask_babel import format_decimal, get_locale, gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, SecurityError
+from werkzeug.routing import BaseConverter
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .extensions import db, htmx
@@ -23,6 +26,41 @@ CSP = (
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; "
     "form-action 'self'; frame-ancestors 'none'"
 )
+
+
+class TokenConverter(BaseConverter):
+    """``<token:token>``: a link's token as ``models.new_token`` makes them (URL-safe base64).
+
+    Anything else in its place (a NUL, a dot, 65 characters) names no row: the URL
+    does not match and the answer is 404, before any query is built from it.
+    """
+
+    regex = r"[A-Za-z0-9_-]{1,64}"
+
+
+# what a browser drops or reads as "/" inside a URL (so "/\t/evil" would become "//evil")
+_NOT_IN_A_PATH = re.compile(r"[\x00-\x20\x7f-\x9f\\]")
+
+
+def same_site_path(target: str | None) -> str | None:
+    """``target`` when it is a path on this site (with its query), else None.
+
+    Only what a browser reads as this site's path qualifies: no scheme, no host,
+    no control characters, spaces or backslashes, and not ``//`` (another host).
+
+    >>> same_site_path("/m/abc?lang=en"), same_site_path("//evil.example")
+    ('/m/abc?lang=en', None)
+    >>> same_site_path("/\t/evil.example"), same_site_path("/\\\\evil.example")
+    (None, None)
+    """
+    if not target or _NOT_IN_A_PATH.search(target):
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not parts.path.startswith("/"):
+        return None
+    if parts.path.startswith("//"):
+        return None
+    return target
 
 
 def is_htmx() -> bool:
@@ -185,14 +223,32 @@ def _security_headers(response: Response) -> Response:
     return response
 
 
+def _no_store(response: Response) -> Response:
+    """Pages are private (the links are the secrets): no shared cache keeps them.
+
+    An HTML answer that says nothing about caching is not stored at all; the
+    read-only live pages (``private, no-cache`` with an ETag), the static files
+    and the downloads set their own.
+    """
+    if response.mimetype == "text/html" and "Cache-Control" not in response.headers:
+        response.cache_control.private = True
+        response.cache_control.no_store = True
+    return response
+
+
 def _remember_language() -> None:
     chosen = request.args.get("lang")
     if chosen in ("de", "en") and chosen != request.cookies.get("lang"):
         g.remember_lang = chosen
 
 
-def _error_page(error: HTTPException) -> tuple[str, int]:
+def _error_page(error: HTTPException) -> tuple[str, int] | Response:
     code = error.code or 500
+    if isinstance(error, SecurityError):
+        # a host not in TRUSTED_HOSTS: no URL can be built for it, so no page either
+        response = make_response(gettext("This site is not served under this host name."), code)
+        response.mimetype = "text/plain"
+        return response
     return render_template("errors/error.html", code=code, error=error), code
 
 
@@ -207,9 +263,14 @@ def _server_error(error: Exception) -> tuple[str, int]:
 
 
 def init_app(app: Flask) -> None:
-    """Hooks, error pages and template helpers."""
+    """Hooks, error pages, the ``token`` URL converter and template helpers.
+
+    Called before the blueprints are registered: their rules use the converter.
+    """
+    app.url_map.converters["token"] = TokenConverter
     app.before_request(_remember_language)
     app.after_request(_security_headers)
+    app.after_request(_no_store)
     app.register_error_handler(CSRFError, _csrf_error)
     app.register_error_handler(HTTPException, _error_page)
     app.register_error_handler(500, _server_error)

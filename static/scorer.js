@@ -6,6 +6,7 @@
 //    form, a message says so (texts come from the page, in its language), and
 //    it is sent again — with the same idempotency key, so the server can never
 //    save it twice — as soon as the phone is online again, also after a reload.
+//    Changed while it waits, it is another hand and gets a new key.
 // 2. The read-only pages poll a fragment; an unchanged answer (the server said
 //    304, the browser gave us its cached copy) is not swapped in again.
 (function () {
@@ -73,6 +74,26 @@
       }
     });
     return pairs;
+  }
+
+  // what was entered, without what only says which send it is
+  function content(pairs) {
+    return JSON.stringify(
+      (pairs || []).filter(function (pair) {
+        return pair[0] !== "version" && pair[0] !== "idempotency_key";
+      })
+    );
+  }
+
+  function newKey() {
+    // getRandomValues works on plain http too (a phone on the LAN); 128 bits, URL-safe
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return window
+      .btoa(String.fromCharCode.apply(null, bytes))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
   }
 
   function store(form, pending) {
@@ -186,9 +207,24 @@
 
   function onEdit(evt) {
     var form = evt.target.closest ? evt.target.closest("#hand-form") : null;
-    if (form && boxOf(form)) {
-      store(form);
+    if (!form || !boxOf(form)) {
+      return;
     }
+    var saved = read(keyOf(form));
+    var key = form.elements.namedItem("idempotency_key");
+    // A hand sent but not confirmed, changed by the Schreiber, is another hand: it
+    // goes out under a new key (the old key may have saved the first one already;
+    // the version it carries still stops it from being saved after that one).
+    if (
+      evt.isTrusted &&
+      saved &&
+      saved.pending &&
+      key &&
+      content(saved.fields) !== content(fieldsOf(form))
+    ) {
+      key.value = newKey();
+    }
+    store(form);
   }
 
   document.addEventListener("input", onEdit);
@@ -246,6 +282,27 @@
     if (saved) {
       saved.pending = false;
       write(key, saved);
+    }
+  });
+
+  // -- answers that arrive out of order ----------------------------------------
+
+  // Two quick taps (a trump, then a meld) are two requests; their answers can
+  // arrive in either order.  Every answer shows the match at its version
+  // (data-version of #match-top), so an answer older than what is on the screen
+  // is not swapped in over it.
+  var VERSION_RE = /data-version="(\d+)"/;
+
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var target = evt.detail.target;
+    var top = document.getElementById("match-top");
+    if (!target || !top || !target.contains(top) || !evt.detail.shouldSwap) {
+      return;
+    }
+    var shown = Number(top.getAttribute("data-version")) || 0;
+    var found = VERSION_RE.exec(evt.detail.xhr.responseText || "");
+    if (found && Number(found[1]) < shown) {
+      evt.detail.shouldSwap = false;
     }
   });
 

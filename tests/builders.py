@@ -19,7 +19,24 @@ from sqlalchemy import text
 from scorer import create_app
 from scorer.extensions import db
 
-PG_URL = os.environ.get("TEST_DATABASE_URL")
+
+def _pg_url() -> tuple[str | None, str]:
+    """The PostgreSQL URL of the tests and the schema they use.
+
+    Under pytest-xdist every worker gets a schema of its own on the same database
+    (its connections' ``search_path``), so the workers never empty each other's tables.
+    """
+    url = os.environ.get("TEST_DATABASE_URL")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker:
+        return url, "public"
+    schema = f"test_{worker}"
+    joined = "&" if "?" in url else "?"
+    return f"{url}{joined}options=-csearch_path%3D{schema}", schema
+
+
+PG_URL, PG_SCHEMA = _pg_url()
+EMPTY_SCHEMA = f"DROP SCHEMA IF EXISTS {PG_SCHEMA} CASCADE; CREATE SCHEMA {PG_SCHEMA}"
 
 
 def make_app(tmp_path: Path, **extra: Any) -> Flask:
@@ -35,7 +52,7 @@ def make_app(tmp_path: Path, **extra: Any) -> Flask:
     app = create_app(config)
     with app.app_context():
         if PG_URL:
-            db.session.execute(text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
+            db.session.execute(text(EMPTY_SCHEMA))
             db.session.commit()
         db.create_all()
     return app

@@ -25,8 +25,12 @@ fi
 .venv/bin/mypy
 .venv/bin/mypy --strict --follow-imports=silent scorer/rules  # the rules alone, strictly
 
+# the tests run in parallel, one worker per core (each PostgreSQL worker in a schema of
+# its own, see tests/builders.py)
+workers=(-n "${TEST_WORKERS:-$(nproc)}")
+
 echo "== pytest on SQLite"
-.venv/bin/pytest -q "$@"
+.venv/bin/pytest -q "${workers[@]}" "$@"
 
 echo "== pytest on PostgreSQL"
 pgbin=/usr/lib/postgresql/15/bin
@@ -39,4 +43,4 @@ if [ "$(id -u)" -eq 0 ]; then chown postgres "$pgdir"; runas=(runuser -u postgre
   -o "-h 127.0.0.1 -p $port -k $pgdir -c fsync=off -c full_page_writes=off" start >/dev/null
 trap '"${runas[@]}" "$pgbin/pg_ctl" -D "$pgdir/data" -m fast stop >/dev/null 2>&1 || true; rm -rf "$pgdir"' EXIT
 "${runas[@]}" "$pgbin/createdb" -h 127.0.0.1 -p "$port" -U scorer scorer_test
-TEST_DATABASE_URL="postgresql+psycopg://scorer@127.0.0.1:$port/scorer_test" .venv/bin/pytest -q "$@"
+TEST_DATABASE_URL="postgresql+psycopg://scorer@127.0.0.1:$port/scorer_test" .venv/bin/pytest -q "${workers[@]}" "$@"

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import RulesError
-from .ruleset import Ruleset
+from .ruleset import Ruleset, hand_size
 from .settlement import OUTCOMES, HandResult
 
 
@@ -163,6 +163,18 @@ def _check_table(ruleset: Ruleset, seats: int) -> int:
     return seats
 
 
+def players_dealt_in(ruleset: Ruleset) -> int:
+    """How many players get cards in a hand: all, or all but the dealer who sits out.
+
+    This is the number the deal sizes (:func:`~scorer.rules.ruleset.hand_size`) go by.
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> players_dealt_in(PRESETS["vier_mit_aussetzer"]), players_dealt_in(PRESETS["kreuzbinokel"])
+    (3, 4)
+    """
+    return ruleset.players - (1 if ruleset.dealer_sits_out else 0)
+
+
 def active_seats(ruleset: Ruleset, seats: int, dealer: int) -> tuple[int, ...]:
     """The seats dealt in this hand, in seat order: all, or all but the dealer.
 
@@ -257,6 +269,46 @@ everybody deals equally often
             deals=ruleset.deals,
             seats=seats,
         )
+
+
+def check_table(ruleset: Ruleset, players: int) -> None:
+    """Whether a table of ``players`` seats can play ``ruleset``; RulesError says why not.
+
+    The one check of a table before its first hand, for the setup form and for
+    an imported match alike: the ruleset is for this many seats, open play is
+    the two-player game, the active players can be dealt (RULES.md section 2),
+    a fixed number of deals lets everybody deal equally often, and the table
+    replays (teams, a dealer sitting out).
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> check_table(PRESETS["kreuzbinokel"], 4)
+    >>> check_table(PRESETS["zweier"].replace(players=3), 3)
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.RulesError: this game is for two players, not 3
+    >>> check_table(Ruleset(players=6), 6)
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.RulesError: 6 players cannot be dealt from the 40-card deck
+    >>> check_table(PRESETS["turnier"].replace(deals=10), 3)
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.RulesError: the number of deals (10) must be a multiple of the players (3)
+    """
+    players = _check_table(ruleset, players)
+    if ruleset.open_play and players != 2:
+        # open play (melds written during the hand, no bidding) is the two-player game
+        raise RulesError("this game is for two players, not {players}", players=players)
+    if not ruleset.open_play or ruleset.deck == "piquet":
+        hand_size(ruleset, players - (1 if ruleset.dealer_sits_out else 0))
+    if ruleset.end == "deals" and ruleset.deals % players:
+        raise RulesError(
+            "the number of deals ({deals}) must be a multiple of the players ({players})",
+            deals=ruleset.deals,
+            players=players,
+        )
+    # the table as the sheet will replay it
+    replay(ruleset, players, [])
 
 
 def reached_target(ruleset: Ruleset, totals: Sequence[int]) -> int | None:
@@ -369,10 +421,104 @@ def _check_hand(ruleset: Ruleset, index: int, hand: PlayedHand, dealer: int) -> 
         )
 
 
+@dataclass(frozen=True)
+class Standing:
+    """Where a match stands after its first ``hands`` hands: what the next hand builds on.
+
+    ``totals``, ``exact_totals`` and ``stars`` are per party; ``finished_after``
+    is the index of the hand that ended the match (``None`` while it runs) and
+    ``winners`` the winning parties then.  ``first_dealer`` is the match's, so a
+    hand without a recorded dealer is dealt by the rotation.
+    """
+
+    seats: int
+    first_dealer: int
+    hands: int
+    totals: tuple[int, ...]
+    exact_totals: tuple[int, ...]
+    stars: tuple[int, ...]
+    finished_after: int | None = None
+    winners: tuple[int, ...] = ()
+    next_dealer: int = 0
+
+    @classmethod
+    def start(cls, ruleset: Ruleset, seats: int, first_dealer: int = 0) -> Standing:
+        """A match before its first hand (the table checked).
+
+        >>> Standing.start(Ruleset(), 3, first_dealer=2).next_dealer
+        2
+        """
+        seats = _check_table(ruleset, seats)
+        _check_seat(first_dealer, seats, "first dealer")
+        check_deals(ruleset, seats)
+        zeros = (0,) * ruleset.parties
+        return cls(seats, first_dealer, 0, zeros, zeros, zeros, next_dealer=first_dealer)
+
+    @property
+    def finished(self) -> bool:
+        """True once a hand has ended the match."""
+        return self.finished_after is not None
+
+    @property
+    def next_leader(self) -> int:
+        """The seat after the next dealer: bids first, leads the first trick."""
+        return (self.next_dealer + 1) % self.seats
+
+
+def advance(ruleset: Ruleset, standing: Standing, hand: PlayedHand) -> Standing:
+    """The match one hand on: totals, the end and its winners, the next dealer.
+
+    This is one step of :func:`replay`; the web app calls it for a new hand at
+    the end of a match instead of replaying every hand.
+
+    >>> rules = Ruleset()
+    >>> now = Standing.start(rules, 3)
+    >>> now = advance(rules, now, PlayedHand(0, "played", True, (600, 100, 80)))
+    >>> now = advance(rules, now, PlayedHand(2, "played", False, (500, 90, -440)))
+    >>> now.totals, now.finished, now.next_dealer
+    ((1100, 190, -360), False, 2)
+    >>> now = advance(rules, now, PlayedHand(1, "played", True, (0, 190, 30)))
+    >>> now.finished_after, now.winners
+    (2, (0,))
+    """
+    seats = standing.seats
+    index = standing.hands
+    if hand.dealer is None:
+        dealer = (standing.first_dealer + index) % seats
+    else:
+        dealer = _check_seat(hand.dealer, seats, "dealer")
+    _check_hand(ruleset, index, hand, dealer)
+    exact_points = hand.points if hand.exact_points is None else hand.exact_points
+    totals = tuple(t + p for t, p in zip(standing.totals, hand.points, strict=True))
+    exact = tuple(t + p for t, p in zip(standing.exact_totals, exact_points, strict=True))
+    stars = standing.stars
+    if hand.stars:
+        stars = tuple(t + p for t, p in zip(stars, hand.stars, strict=True))
+    finished_after, winners = standing.finished_after, standing.winners
+    if finished_after is None and _ends(ruleset, hand, index, totals):
+        finished_after = index
+        winners = winners_of(
+            totals,
+            exact_totals=exact if ruleset.round_tricks else None,
+            last_declarer=hand.declarer,
+        )
+    return Standing(
+        seats=seats,
+        first_dealer=standing.first_dealer,
+        hands=index + 1,
+        totals=totals,
+        exact_totals=exact,
+        stars=stars,
+        finished_after=finished_after,
+        winners=winners,
+        next_dealer=(dealer + 1) % seats,
+    )
+
+
 def replay(
     ruleset: Ruleset, seats: int, hands: Sequence[PlayedHand], *, first_dealer: int = 0
 ) -> MatchProgress:
-    """Replay a match from its saved hands.
+    """Replay a match from its saved hands (:func:`advance`, hand by hand).
 
     Three players to 1000 with a won game: the third hand takes party 0 over
     the target, but it was lost — the match goes on; the fourth, made by
@@ -391,48 +537,20 @@ def replay(
     >>> p.next_dealer, p.next_leader
     (1, 2)
     """
-    seats = _check_table(ruleset, seats)
-    _check_seat(first_dealer, seats, "first dealer")
-    check_deals(ruleset, seats)
+    standing = Standing.start(ruleset, seats, first_dealer)
     if isinstance(hands, str | bytes) or not isinstance(hands, Sequence):
         raise RulesError("the hands must be a list of played hands")
-    parties = ruleset.parties
-    totals = [0] * parties
-    exact = [0] * parties
-    stars = [0] * parties
     running: list[tuple[int, ...]] = []
-    finished_after: int | None = None
-    winners: tuple[int, ...] = ()
-    for index, hand in enumerate(hands):
-        if hand.dealer is None:
-            dealer = (first_dealer + index) % seats
-        else:
-            dealer = _check_seat(hand.dealer, seats, "dealer")
-        _check_hand(ruleset, index, hand, dealer)
-        hand_exact = hand.points if hand.exact_points is None else hand.exact_points
-        for party in range(parties):
-            totals[party] += hand.points[party]
-            exact[party] += hand_exact[party]
-            if hand.stars:
-                stars[party] += hand.stars[party]
-        running.append(tuple(totals))
-        if finished_after is None and _ends(ruleset, hand, index, totals):
-            finished_after = index
-            winners = winners_of(
-                totals,
-                exact_totals=exact if ruleset.round_tricks else None,
-                last_declarer=hand.declarer,
-            )
-    next_dealer = (first_dealer + len(hands)) % seats
-    if hands and hands[-1].dealer is not None:
-        next_dealer = (hands[-1].dealer + 1) % seats
+    for hand in hands:
+        standing = advance(ruleset, standing, hand)
+        running.append(standing.totals)
     return MatchProgress(
         running=tuple(running),
-        totals=tuple(totals),
-        stars=tuple(stars),
-        exact_totals=tuple(exact),
-        finished_after=finished_after,
-        winners=winners,
-        next_dealer=next_dealer,
-        next_leader=(next_dealer + 1) % seats,
+        totals=standing.totals,
+        stars=standing.stars,
+        exact_totals=standing.exact_totals,
+        finished_after=standing.finished_after,
+        winners=standing.winners,
+        next_dealer=standing.next_dealer,
+        next_leader=standing.next_leader,
     )

@@ -282,6 +282,30 @@ def meld_points(name: str, trump: Trump, ruleset: Ruleset | None = None) -> int:
     return value
 
 
+def offered_points(name: str, trump: Trump, ruleset: Ruleset | None = None) -> int:
+    """A meld's points as a button offers it while the hand is played (two players).
+
+    Before the trump is known, a meld that exists only in trump (the Swiss
+    family) is worth what it would be if its suit became trump; everything else
+    is :func:`meld_points`.
+
+    >>> from scorer.rules import PRESETS
+    >>> offered_points("family H", None, PRESETS["schweizer"])
+    150
+    >>> offered_points("family H", "E", PRESETS["schweizer"])
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.MeldError: only the trump family counts in this game: \
+'family H' is not a meld
+    """
+    try:
+        return meld_points(name, trump, ruleset)
+    except MeldError:
+        if trump is not None:
+            raise
+        return meld_points(name, name.rpartition(" ")[2], ruleset)
+
+
 def available_melds(ruleset: Ruleset | None = None, trump: Trump = None) -> tuple[str, ...]:
     """Every meld name the ruleset knows, in display order (pairs, families, ..., Diss).
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import reprlib
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -62,7 +63,159 @@ END_RULES: tuple[str, ...] = (
 
 EndRule = Literal["with_game", "after_any_hand_but_going_off", "after_any_hand", "deals", "at_once"]
 
-_BONUS_RE = re.compile(r"^(none|half_bid|per_player \d+|flat \d+)$")
+_BONUS_RE = re.compile(r"(none|half_bid|(?:per_player|flat) ([0-9]{1,6}))")
+_PRESET_RE = re.compile(r"[a-z][a-z0-9_]{0,39}")
+
+MAX_POINTS = 10_000
+"""The highest value of a meld, a bid step, a bonus … — the setup form's limit too."""
+
+MAX_TARGET = 100_000
+"""The highest target: a table that wants no end by points sets it this high."""
+
+INT_RANGES: dict[str, tuple[int, int]] = {
+    "players": (2, 8),
+    "team_size": (1, 2),
+    "last_trick": (0, MAX_POINTS),
+    "min_bid": (0, MAX_POINTS),
+    "bid_step": (1, MAX_POINTS),
+    "pair": (0, MAX_POINTS),
+    "trump_pair": (0, MAX_POINTS),
+    "trump_family": (0, MAX_POINTS),
+    "binokel": (0, MAX_POINTS),
+    "four_aces": (0, MAX_POINTS),
+    "four_kings": (0, MAX_POINTS),
+    "four_obers": (0, MAX_POINTS),
+    "four_unters": (0, MAX_POINTS),
+    "diss": (0, MAX_POINTS),
+    "failed_multiplier": (0, MAX_POINTS),
+    "failed_extra": (0, MAX_POINTS),
+    "special_failed_multiplier": (0, MAX_POINTS),
+    "target": (1, MAX_TARGET),
+    "deals": (1, MAX_POINTS),
+}
+"""The whole-number options and their ranges (ints, never bools)."""
+
+OPTIONAL_INT_FIELDS: tuple[str, ...] = (
+    "family",
+    "double_family",
+    "double_binokel",
+    "gross_binokel",
+    "four_tens",
+    "eight_of_a_kind",
+)
+"""Options that are a number from 0 to :data:`MAX_POINTS` or None (the meld is off)."""
+
+BOOL_FIELDS: tuple[str, ...] = (
+    "dealer_sits_out",
+    "open_play",
+    "sevens",
+    "unreachable_bid_doubles",
+    "round_tricks",
+)
+
+CHOICES: dict[str, tuple[str, ...]] = {
+    "deck": ("binokel", "piquet"),
+    "special_tally": ("points", "stars"),
+    "end": END_RULES,
+}
+
+_SHOWN = reprlib.Repr()
+_SHOWN.maxstring = 40
+_SHOWN.maxother = 40
+_SHOWN.maxlevel = 2
+
+
+def _shown(value: object) -> str:
+    """A value for a message: short, whatever it is (a hostile file may send anything)."""
+    try:
+        return _SHOWN.repr(value)
+    except (ValueError, RecursionError):  # an int too long to print, a list nested too deep
+        return "…"
+
+
+def _check_int(field: str, value: object, low: int, high: int, *, optional: bool = False) -> None:
+    if value is None and optional:
+        return
+    if type(value) is int and low <= value <= high:
+        return
+    # two literal templates: the message catalogue extracts each
+    if optional:
+        raise RulesError(
+            "house rule '{field}' must be a whole number from {low} to {high} or empty, "
+            "not {value}",
+            field=field,
+            low=low,
+            high=high,
+            value=_shown(value),
+        )
+    raise RulesError(
+        "house rule '{field}' must be a whole number from {low} to {high}, not {value}",
+        field=field,
+        low=low,
+        high=high,
+        value=_shown(value),
+    )
+
+
+def _check_choice(field: str, value: object, choices: tuple[str, ...]) -> None:
+    if not isinstance(value, str) or value not in choices:
+        raise RulesError(
+            "house rule '{field}' must be one of {choices}, not {value}",
+            field=field,
+            choices=", ".join(choices),
+            value=_shown(value),
+        )
+
+
+def _special_values(given: object) -> tuple[tuple[str, int | None], ...]:
+    """The special games' values, every game named, each a number or None (not played)."""
+    items: object = tuple(given.items()) if isinstance(given, Mapping) else given
+    if not isinstance(items, tuple | list):
+        raise RulesError(
+            "house rule 'special_values' must give the special games their points, not {value}",
+            value=_shown(given),
+        )
+    merged: dict[str, int | None] = dict(DEFAULT_SPECIAL_VALUES)
+    for item in items:
+        if not isinstance(item, tuple | list) or len(item) != 2:
+            raise RulesError(
+                "house rule 'special_values' must give the special games their points, not {value}",
+                value=_shown(given),
+            )
+        name, value = item
+        if not isinstance(name, str):
+            raise RulesError(
+                "house rule 'special_values' must give the special games their points, not {value}",
+                value=_shown(given),
+            )
+        if name not in merged:
+            raise RulesError("'{name}' is not a special game", name=name[:40])
+        _check_int(name, value, 0, MAX_POINTS, optional=True)
+        merged[name] = value
+    return tuple(merged.items())
+
+
+def _eight_ranks(given: object) -> tuple[Rank, ...]:
+    """The ranks that make an Achterle: a list of different ranks."""
+    if not isinstance(given, tuple | list) or len(given) > len(Rank):
+        raise RulesError(
+            "house rule 'eight_ranks' must be a list of different ranks, not {value}",
+            value=_shown(given),
+        )
+    ranks = []
+    for item in given:
+        if not isinstance(item, str):  # a Rank is a str too
+            raise RulesError(
+                "house rule 'eight_ranks' must be a list of different ranks, not {value}",
+                value=_shown(given),
+            )
+        ranks.append(Rank.parse(item))
+    if len(set(ranks)) != len(ranks):
+        raise RulesError(
+            "house rule 'eight_ranks' must be a list of different ranks, not {value}",
+            value=_shown(given),
+        )
+    return tuple(ranks)
 
 
 @dataclass(frozen=True)
@@ -116,58 +269,56 @@ class Ruleset:
     deals: int = 12
 
     def __post_init__(self) -> None:
-        specials = self.special_values
-        if isinstance(specials, Mapping):
-            specials = tuple(specials.items())
-        merged = dict(DEFAULT_SPECIAL_VALUES)
-        for name, value in specials:
-            if name not in merged:
-                raise RulesError("'{name}' is not a special game", name=name)
-            merged[name] = None if value is None else int(value)
-        object.__setattr__(self, "special_values", tuple(merged.items()))
+        object.__setattr__(self, "special_values", _special_values(self.special_values))
         if self.eight_ranks is not None:
-            ranks = tuple(Rank.parse(r) for r in self.eight_ranks)
-            object.__setattr__(self, "eight_ranks", ranks)
+            object.__setattr__(self, "eight_ranks", _eight_ranks(self.eight_ranks))
         self._validate()
 
     def _validate(self) -> None:
-        if self.deck not in ("binokel", "piquet"):
-            raise RulesError("'{deck}' is not a deck: binokel or piquet", deck=self.deck)
-        if self.end not in END_RULES:
+        # every field's type and range first: the checks across fields below compare numbers
+        preset = self.preset
+        if not isinstance(preset, str) or not _PRESET_RE.fullmatch(preset):
             raise RulesError(
-                "'{end}' is not an end rule: use one of {choices}",
-                end=self.end,
-                choices=", ".join(END_RULES),
+                "house rule 'preset' must be the name of a preset, not {value}",
+                value=_shown(preset),
             )
-        if self.special_tally not in ("points", "stars"):
-            raise RulesError(
-                "special_tally is points or stars, not '{value}'", value=self.special_tally
-            )
+        for name, (low, high) in INT_RANGES.items():
+            _check_int(name, getattr(self, name), low, high)
+        for name in OPTIONAL_INT_FIELDS:
+            _check_int(name, getattr(self, name), 0, MAX_POINTS, optional=True)
+        for name in BOOL_FIELDS:
+            value = getattr(self, name)
+            if not isinstance(value, bool):
+                raise RulesError(
+                    "house rule '{field}' must be true or false, not {value}",
+                    field=name,
+                    value=_shown(value),
+                )
+        for name, choices in CHOICES.items():
+            _check_choice(name, getattr(self, name), choices)
         for name in ("failed_bonus", "going_off_bonus"):
             value = getattr(self, name)
-            if not isinstance(value, str) or not _BONUS_RE.match(value):
+            found = _BONUS_RE.fullmatch(value) if isinstance(value, str) else None
+            if found is None or int(found.group(2) or 0) > MAX_POINTS:
                 raise RulesError(
-                    "'{value}' is not a bonus: use 'per_player N', 'flat N', 'half_bid' or 'none'",
-                    value=value,
+                    "house rule '{field}': {value} is not a bonus: use 'per_player N', "
+                    "'flat N' (N from 0 to {high}), 'half_bid' or 'none'",
+                    field=name,
+                    value=_shown(value),
+                    high=MAX_POINTS,
                 )
-        if not 2 <= self.players <= 8:
-            raise RulesError("a table has 2 to 8 players, not {players}", players=self.players)
-        if self.team_size not in (1, 2) or self.players % self.team_size:
+        if self.players % self.team_size:
             raise RulesError(
                 "{players} players cannot play in teams of {size}",
                 players=self.players,
                 size=self.team_size,
             )
-        if self.min_bid < 0 or self.bid_step <= 0 or self.min_bid % self.bid_step:
+        if self.min_bid % self.bid_step:
             raise RulesError(
                 "the minimum bid {min_bid} must be a multiple of the step {step}",
                 min_bid=self.min_bid,
                 step=self.bid_step,
             )
-        if self.target <= 0 or self.deals <= 0:
-            raise RulesError("target and number of deals must be positive")
-        if self.failed_multiplier < 0 or self.special_failed_multiplier < 0 or self.last_trick < 0:
-            raise RulesError("multipliers and the last trick cannot be negative")
 
     # -- derived values ---------------------------------------------------
 
@@ -247,21 +398,26 @@ class Ruleset:
         Unknown keys are refused with a :class:`RulesError`, so a typo in a house
         rule never passes silently.
         """
+        if not isinstance(data, Mapping):
+            raise RulesError("the house rules must be an object, not {value}", value=_shown(data))
         data = dict(data)
         preset_name = data.pop("preset", "standard")
+        if not isinstance(preset_name, str):
+            raise RulesError(
+                "house rule 'preset' must be the name of a preset, not {value}",
+                value=_shown(preset_name),
+            )
         if preset_name not in PRESETS:
-            raise RulesError("'{name}' is not a preset", name=preset_name)
+            raise RulesError("'{name}' is not a preset", name=preset_name[:40])
         base = PRESETS[preset_name]
         known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
+        unknown = sorted(str(key) for key in set(data) - known)
         if unknown:
-            raise RulesError("unknown house rule '{name}'", name=unknown[0])
+            raise RulesError("unknown house rule '{name}'", name=unknown[0][:40])
         if "special_values" in data and isinstance(data["special_values"], Mapping):
             merged = dict(base.special_values)
             merged.update(data["special_values"])
             data["special_values"] = tuple(merged.items())
-        if data.get("eight_ranks") is not None:
-            data["eight_ranks"] = tuple(Rank.parse(r) for r in data["eight_ranks"])
         try:
             return dataclasses.replace(base, **data)
         except TypeError as exc:  # a wrong type for a field

@@ -22,7 +22,7 @@ from ..forms import ConfirmForm, HandForm, MeldEntryForm, TricksForm, choice_lis
 from ..models import Hand, Match
 from ..rules import PRESETS, RulesError, hand_size
 from ..rules.melds import available_melds, meld_points
-from ..services import ConflictError, MatchOverError, Sheet
+from ..services import ConflictError, KeyReusedError, MatchOverError, Sheet
 from ..web import go_to, is_htmx, render, rules_message
 
 bp = Blueprint("hands", __name__)
@@ -134,7 +134,7 @@ def _preview_of(match: Match, form: HandForm, parties: int, hand: Hand | None) -
     return {"ok": True, "settled": settled, "data": data}
 
 
-@bp.post("/m/<token>/hands/preview")
+@bp.post("/m/<token:token>/hands/preview")
 def preview(token: str) -> WerkzeugResponse:
     """The live result under the form (htmx, on every change)."""
     match = services.get_match(token)
@@ -157,6 +157,7 @@ def _save(match: Match, hand: Hand | None) -> WerkzeugResponse:
     form = hand_form(match, sheet, hand, posted=True)
     status = 422
     error: str | None = None
+    reused = False
     before = match.version
     if form.validate():
         data = form.to_input(len(sheet.parties))
@@ -168,6 +169,17 @@ def _save(match: Match, hand: Hand | None) -> WerkzeugResponse:
                 version=_version(form),
                 idempotency_key=None if hand else (form.idempotency_key.data or "")[:64] or None,
             )
+        except KeyReusedError:
+            # this form's key saved another hand before (the form was changed after it
+            # was sent): what was typed stays, on the current version with a new key
+            status = 409
+            reused = True
+            error = gettext(
+                "This entry was already saved with other values: the sheet shows what was "
+                "saved. To enter the hand below as another hand, save it again."
+            )
+            form.idempotency_key.data = secrets.token_urlsafe(16)
+            form.version.data = str(match.version)
         except ConflictError:
             status = 409
             error = gettext(
@@ -190,14 +202,11 @@ def _save(match: Match, hand: Hand | None) -> WerkzeugResponse:
             return go_to(url_for("matches.show", token=match.token))
     else:
         error = gettext("Please correct the marked fields.")
-    if status == 409:
+    if status == 409 and not reused:
         fresh = services.sheet(match)
         context = entry_context(match, fresh, error=error)
-        response = render("matches/show.html", "matches/_content.html", status=409, **context)
         # the form targets itself; the current state replaces the whole match content
-        response.headers["HX-Retarget"] = "#match-content"
-        response.headers["HX-Reswap"] = "outerHTML"
-        return response
+        return swap_by_id("matches/show.html", "matches/_content.html", status=409, **context)
     context = entry_context(
         match,
         sheet,
@@ -208,6 +217,10 @@ def _save(match: Match, hand: Hand | None) -> WerkzeugResponse:
     )
     template = "hands/edit.html" if hand else "matches/show.html"
     fragment = "hands/_form.html"
+    if reused:
+        # the sheet with the hand the key saved (its answer may never have arrived)
+        context["sheet"] = services.sheet(match)
+        return swap_by_id(template, "matches/_content.html", status=status, **context)
     if hand is None and not is_htmx():
         # the whole page again, sheet included
         context["sheet"] = services.sheet(match)
@@ -223,28 +236,49 @@ def _saved_hand(match: Match, saved: Hand) -> WerkzeugResponse:
     if top.hand_count < 2 or saved.status != "closed" or saved.deleted_at is not None:
         return _fresh_page(match)
     context = entry_context(match, top)
-    response = render("matches/_saved.html", new_row=services.last_row(top, saved), **context)
-    response.headers["HX-Retarget"] = "#match-top"
-    response.headers["HX-Reswap"] = "outerHTML"
-    return response
+    return swap_by_id(
+        "matches/_saved.html",
+        "matches/_saved.html",
+        new_row=services.last_row(top, saved),
+        **context,
+    )
 
 
 def _fresh_page(match: Match) -> WerkzeugResponse:
     """After a save over htmx: the whole match content, fresh (sheet, progress, new form)."""
     sheet = services.sheet(match)
-    response = render("matches/show.html", "matches/_content.html", **entry_context(match, sheet))
-    response.headers["HX-Retarget"] = "#match-content"
-    response.headers["HX-Reswap"] = "outerHTML"
+    return swap_by_id("matches/show.html", "matches/_content.html", **entry_context(match, sheet))
+
+
+def swap_by_id(
+    page: str, fragment: str | None = None, status: int = 200, **context: Any
+) -> WerkzeugResponse:
+    """``render``, with htmx putting the fragment where its root element belongs.
+
+    ``#match-content`` goes into ``#match``, which stays on the page while its
+    content is swapped: a form whose answer arrives after the answer to another tap
+    has replaced it still has its answer shown.  (A saved hand's ``#match-top``
+    replaces the top of the page; the hand form that asks for it stays.)  The
+    two-player forms aim at ``#match`` themselves and are not retargeted: htmx would
+    look the target up from a form that may be gone by then.
+    """
+    response = render(page, fragment, status=status, **context)
+    if is_htmx():
+        top = fragment == "matches/_saved.html"
+        target = "match-top" if top else "match"
+        if request.headers.get("HX-Target") != target:
+            response.headers["HX-Retarget"] = f"#{target}"
+        response.headers["HX-Reswap"] = "outerHTML" if top else "innerHTML"
     return response
 
 
-@bp.post("/m/<token>/hands")
+@bp.post("/m/<token:token>/hands")
 def create(token: str) -> WerkzeugResponse:
     """Save a new hand."""
     return _save(services.get_match(token), None)
 
 
-@bp.get("/m/<token>/hands/<int:hand_id>/edit")
+@bp.get("/m/<token:token>/hands/<int:hand_id>/edit")
 def edit(token: str, hand_id: int) -> WerkzeugResponse:
     """The correction form of a saved hand."""
     match = services.get_match(token)
@@ -265,7 +299,7 @@ def edit(token: str, hand_id: int) -> WerkzeugResponse:
     return render("hands/edit.html", **context)
 
 
-@bp.post("/m/<token>/hands/<int:hand_id>")
+@bp.post("/m/<token:token>/hands/<int:hand_id>")
 def update(token: str, hand_id: int) -> WerkzeugResponse:
     """Save a correction; totals and the end of the match are recomputed."""
     match = services.get_match(token)
@@ -275,7 +309,7 @@ def update(token: str, hand_id: int) -> WerkzeugResponse:
     return _save(match, hand)
 
 
-@bp.get("/m/<token>/hands/<int:hand_id>")
+@bp.get("/m/<token:token>/hands/<int:hand_id>")
 def detail(token: str, hand_id: int) -> WerkzeugResponse:
     """A hand with its meld breakdown and its history."""
     match = services.get_match(token)
@@ -317,13 +351,13 @@ def _change(token: str, hand_id: int, action: str) -> WerkzeugResponse:
     return go_to(url_for("matches.show", token=match.token))
 
 
-@bp.post("/m/<token>/hands/<int:hand_id>/delete")
+@bp.post("/m/<token:token>/hands/<int:hand_id>/delete")
 def delete(token: str, hand_id: int) -> WerkzeugResponse:
     """Strike a hand (it stays visible in the history)."""
     return _change(token, hand_id, "delete")
 
 
-@bp.post("/m/<token>/hands/<int:hand_id>/restore")
+@bp.post("/m/<token:token>/hands/<int:hand_id>/restore")
 def restore(token: str, hand_id: int) -> WerkzeugResponse:
     """Bring a struck hand back."""
     return _change(token, hand_id, "restore")
@@ -349,6 +383,7 @@ def two_player_context(
     if meld_form is None:
         meld_form = MeldEntryForm(formdata=None)
         meld_form.version.data = str(match.version)
+        meld_form.hand.data = str(sheet.hand_count + 1)
     meld_form.party.choices = choice_list((str(i), n) for i, n in enumerate(sheet.parties))
     trump = sheet.open_hand.trump if sheet.open_hand else None
     if meld_form.trump.data in ("E", "G", "H", "S"):
@@ -390,14 +425,17 @@ def _two_player_change(
     error: str | None = None,
     tricks_form: TricksForm | None = None,
 ) -> WerkzeugResponse:
-    """Run a change of the two-player hand: the fresh page, or the page with why not (422).
+    """Run a change of the two-player hand: the fresh page, or the page with why not
+    (422; 409 when another phone changed the match first).
 
     ``error`` set beforehand (the form was not valid) skips the action.
     """
+    status = 422
     if error is None:
         try:
             action()
         except ConflictError:
+            status = 409
             error = gettext("Someone else changed this match in the meantime.")
         except MatchOverError:
             error = gettext("The match is over; no more hands can be entered.")
@@ -411,13 +449,27 @@ def _two_player_change(
     context = entry_context(match, sheet, error=error)
     if tricks_form is not None:
         context.update(two_player_context(match, sheet, tricks_form=tricks_form))
-    return render("matches/show.html", "matches/_content.html", status=422, **context)
+    return swap_by_id("matches/show.html", "matches/_content.html", status=status, **context)
 
 
-@bp.post("/m/<token>/melds")
+def _hand_number(form: MeldEntryForm) -> int | None:
+    """The hand in play the two-player page showed (None: a form without it)."""
+    raw = (form.hand.data or "").strip()
+    return int(raw) if raw.isdecimal() and len(raw) < 6 else None
+
+
+def _open_play_match(token: str) -> Match:
+    """The match of a two-player route, or 404: other tables have no melds written in play."""
+    match = services.get_match(token)
+    if not services.ruleset_of(match).open_play:
+        abort(404)
+    return match
+
+
+@bp.post("/m/<token:token>/melds")
 def write_meld(token: str) -> WerkzeugResponse:
     """Write one meld shown in a two-player hand; the match may end at once."""
-    match = services.get_match(token)
+    match = _open_play_match(token)
     form = MeldEntryForm()
     context = two_player_context(match, services.sheet(match), meld_form=form)
     if not (form.validate() and form.meld.data in context["meld_names"]):
@@ -432,28 +484,28 @@ def write_meld(token: str) -> WerkzeugResponse:
             form.meld.data,
             # the value comes from the rules, never from the request
             context["meld_values"][form.meld.data],
-            _version(form),
+            _hand_number(form),
             trump=context["trump"],
         ),
     )
 
 
-@bp.post("/m/<token>/trump")
+@bp.post("/m/<token:token>/trump")
 def set_trump(token: str) -> WerkzeugResponse:
     """Name the trump of a two-player hand; the meld buttons show its values."""
-    match = services.get_match(token)
+    match = _open_play_match(token)
     form = MeldEntryForm()
     if not form.validate():
         abort(400)
     return _two_player_change(
-        match, lambda: services.set_trump(match, form.trump.data or "", _version(form))
+        match, lambda: services.set_trump(match, form.trump.data or "", _hand_number(form))
     )
 
 
-@bp.post("/m/<token>/melds/<int:entry_id>/delete")
+@bp.post("/m/<token:token>/melds/<int:entry_id>/delete")
 def remove_meld(token: str, entry_id: int) -> WerkzeugResponse:
     """Take back a meld written by mistake."""
-    match = services.get_match(token)
+    match = _open_play_match(token)
     form = ConfirmForm()
     if not form.validate():
         abort(400)
@@ -467,10 +519,10 @@ def remove_meld(token: str, entry_id: int) -> WerkzeugResponse:
     return go_to(url_for("matches.show", token=match.token))
 
 
-@bp.post("/m/<token>/finish")
+@bp.post("/m/<token:token>/finish")
 def finish(token: str) -> WerkzeugResponse:
     """Close a two-player hand with its trick points."""
-    match = services.get_match(token)
+    match = _open_play_match(token)
     form = TricksForm()
     if not form.validate():
         return _two_player_change(

@@ -80,7 +80,7 @@ def _tag(match_id: int, version: int, matches: int) -> str:
     return f"m{match_id}.v{version}.n{matches}"
 
 
-@bp.get("/v/<view_token>")
+@bp.get("/v/<token:view_token>")
 def match(view_token: str) -> WerkzeugResponse:
     """A match, read-only: progress, who deals, the sheet; it updates itself."""
     row = services.get_match_for_view(view_token)
@@ -101,7 +101,7 @@ _POLL_STATE = select(
 ).where(Match.view_token == bindparam("view_token"))
 
 
-@bp.get("/v/<view_token>/sheet")
+@bp.get("/v/<token:view_token>/sheet")
 def match_sheet(view_token: str) -> WerkzeugResponse:
     """The part of the read-only match page that changes (polled; 304 when unchanged).
 
@@ -133,14 +133,14 @@ def _session_tag(row: GameSession) -> tuple[str, datetime]:
     return f"s{row.id}[{versions}]", _utc(changed)
 
 
-@bp.get("/v/s/<view_token>")
+@bp.get("/v/s/<token:view_token>")
 def session(view_token: str) -> WerkzeugResponse:
     """A session, read-only: every match with its totals (a TV at the club)."""
     row = services.get_session_for_view(view_token)
     return _read_only(render("live/session.html", "live/_session.html", **_session_context(row)))
 
 
-@bp.get("/v/s/<view_token>/sheet")
+@bp.get("/v/s/<token:view_token>/sheet")
 def session_sheet(view_token: str) -> WerkzeugResponse:
     """The polled part of the read-only session page (304 when unchanged)."""
     row = services.get_session_for_view(view_token)
@@ -162,14 +162,14 @@ def _qr(url: str) -> Response:
     return response
 
 
-@bp.get("/v/<view_token>/qr.svg")
+@bp.get("/v/<token:view_token>/qr.svg")
 def match_qr(view_token: str) -> Response:
     """The QR code of a match's read-only link."""
     row = services.get_match_for_view(view_token)
     return _qr(url_for("live.match", view_token=row.view_token, _external=True))
 
 
-@bp.get("/v/s/<view_token>/qr.svg")
+@bp.get("/v/s/<token:view_token>/qr.svg")
 def session_qr(view_token: str) -> Response:
     """The QR code of a session's read-only link."""
     row = services.get_session_for_view(view_token)

@@ -6,7 +6,7 @@ from flask import Blueprint, redirect, request, session, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import services
-from ..web import render
+from ..web import render, same_site_path
 
 bp = Blueprint("main", __name__)
 
@@ -19,9 +19,8 @@ def home() -> WerkzeugResponse:
 @bp.get("/language/<lang>")
 def language(lang: str) -> WerkzeugResponse:
     """Switch the language and go back where the user was (the choice is remembered)."""
-    target = request.args.get("next") or url_for("main.home")
-    if not target.startswith("/") or target.startswith("//"):
-        target = url_for("main.home")
+    # only a path of this site: anything else (another host, however disguised) goes home
+    target = same_site_path(request.args.get("next")) or url_for("main.home")
     response = redirect(target)
     if lang in ("de", "en"):
         response.set_cookie("lang", lang, max_age=60 * 60 * 24 * 365, samesite="Lax", httponly=True)

@@ -86,7 +86,7 @@ def _setup_context(form: NewMatchForm, error: str | None = None) -> dict[str, An
         "error": error,
         "groups": RULE_GROUPS,
         "options": RULE_OPTIONS,
-        "players_known": services.known_players(),
+        "players_known": services.known_players(session.get(RECENT_KEY, [])),
     }
 
 
@@ -95,11 +95,15 @@ def new() -> WerkzeugResponse:
     """Start a session and its first match."""
     posted = request.method == "POST"
     form = NewMatchForm() if posted else NewMatchForm(formdata=None)
+    if not form.idempotency_key.data:
+        # one per rendered setup form: the same form sent twice starts one match
+        form.idempotency_key.data = secrets.token_urlsafe(16)
     _prepare(form, posted)
     if not posted or form.action.data in ("preset", "add_player"):
         return render("matches/new.html", "matches/_setup_form.html", **_setup_context(form))
     valid = form.validate() & rules_field_errors(form)
     error = None
+    status = 422
     if valid:
         try:
             ruleset = ruleset_from_form(form)
@@ -112,7 +116,19 @@ def new() -> WerkzeugResponse:
                 first_dealer=int(form.first_dealer.data or 0),
                 stake_cents=form.stake_cents(),
                 stake_basis=form.stake_basis.data or "full",
+                idempotency_key=(form.idempotency_key.data or "")[:64] or None,
             )
+        except services.KeyReusedError:
+            # the same form (the back button) with another table: a new key starts it
+            status = 409
+            error = gettext(
+                "This form has already started a match with other players or rules. "
+                "Press “Start match” again to start this one too."
+            )
+            form.idempotency_key.data = secrets.token_urlsafe(16)
+        except services.ConflictError:
+            status = 409
+            error = gettext("The match could not be started just now. Please try again.")
         except RulesError as exc:
             error = rules_message(exc)
         else:
@@ -121,7 +137,7 @@ def new() -> WerkzeugResponse:
     else:
         error = gettext("Please correct the marked fields.")
     return render(
-        "matches/new.html", "matches/_setup_form.html", status=422, **_setup_context(form, error)
+        "matches/new.html", "matches/_setup_form.html", status=status, **_setup_context(form, error)
     )
 
 
@@ -130,7 +146,9 @@ def _parties_from_form(form: NewMatchForm, ruleset: Ruleset) -> list[int] | None
     seats = ruleset.players
     if not ruleset.teams:
         return list(range(seats))
-    chosen = [int(f.data) if str(f.data).isdecimal() else -1 for f in form.team_of][:seats]
+    # the team letters' values; anything else (5000 digits, "٣") is no team
+    teams = [str(p) for p in range(ruleset.parties)]
+    chosen = [teams.index(f.data) if f.data in teams else -1 for f in form.team_of][:seats]
     counts = [chosen.count(p) for p in range(ruleset.parties)]
     if len(chosen) != seats or any(c != ruleset.team_size for c in counts):
         raise RulesError(
@@ -140,7 +158,7 @@ def _parties_from_form(form: NewMatchForm, ruleset: Ruleset) -> list[int] | None
     return chosen
 
 
-@bp.get("/m/<token>")
+@bp.get("/m/<token:token>")
 def show(token: str) -> WerkzeugResponse:
     """The match page: progress, who deals, the entry form, the sheet.
 
@@ -177,7 +195,7 @@ def show(token: str) -> WerkzeugResponse:
     return response
 
 
-@bp.post("/m/<token>/next")
+@bp.post("/m/<token:token>/next")
 def next_match(token: str) -> WerkzeugResponse:
     """The next match with the same table (after the end of this one)."""
     match = services.get_match(token)
@@ -186,12 +204,15 @@ def next_match(token: str) -> WerkzeugResponse:
         abort(400)
     if not services.sheet(match).finished:
         abort(409)
-    later = [m for m in match.session.matches if m.number > match.number]
-    new = later[0] if later else services.next_match(match)
+    try:
+        # pressed again, or on two phones at once: the same next match
+        new = services.next_match(match)
+    except services.ConflictError:
+        abort(409)
     return go_to(url_for("matches.show", token=new.token))
 
 
-@bp.get("/m/<token>/rules")
+@bp.get("/m/<token:token>/rules")
 def rules(token: str) -> WerkzeugResponse:
     """The rules of this match in words, with the meld table."""
     match = services.get_match(token)
@@ -217,6 +238,7 @@ def rules(token: str) -> WerkzeugResponse:
 
 @bp.get("/players")
 def players() -> WerkzeugResponse:
-    """Names typed before (a datalist for autocomplete)."""
+    """Names typed before on this device (a datalist for autocomplete)."""
     prefix = request.args.get("q", "")[:40]
-    return render("matches/_players.html", names=services.known_players(prefix))
+    names = services.known_players(session.get(RECENT_KEY, []), prefix)
+    return render("matches/_players.html", names=names)

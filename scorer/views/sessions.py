@@ -11,7 +11,6 @@ installation; the web only ever exports the sessions it has links to).
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
@@ -22,6 +21,7 @@ from flask import (
     current_app,
     flash,
     redirect,
+    render_template,
     request,
     session,
     url_for,
@@ -30,15 +30,16 @@ from flask_babel import format_date, gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField, FileRequired
 from sqlalchemy import select
+from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response as WerkzeugResponse
-from wtforms import SelectField, StringField, ValidationError
+from wtforms import SelectField, StringField
 from wtforms.validators import Length, Optional
 
 from .. import backup, services
 from ..extensions import db
-from ..forms import STAKE_BASES, AppForm, choice_list
+from ..forms import STAKE_BASES, AppForm, choice_list, euros_to_cents, printable
 from ..models import GameSession
-from ..pdf import session_pdf
+from ..pdf import PdfBusy, busy_response, sheets_pdf
 from ..rules import RulesError
 from ..web import render, rules_message
 from .matches import RECENT_KEY, remember
@@ -47,24 +48,10 @@ from .sheets import download, file_name
 bp = Blueprint("sessions", __name__, cli_group="backup")
 
 
-def euros_to_cents(text: str | None) -> int:
-    """``"0,10"``, ``"1.20 €"`` → cents; ValidationError for anything else or above 1000 €."""
-    cleaned = (text or "").strip().replace("€", "").replace(" ", "").replace(",", ".")
-    if not cleaned:
-        return 0
-    try:
-        value = round(float(cleaned) * 100)
-    except (ValueError, OverflowError):
-        raise ValidationError(_l("Enter an amount like 0,10")) from None
-    if not 0 <= value <= 100_000:
-        raise ValidationError(_l("Enter an amount between 0 and 1000 €"))
-    return value
-
-
 class StakeForm(AppForm):
     """The stake of a session: an amount and what it is per."""
 
-    stake = StringField(_l("Stake (€)"), [Optional(), Length(max=10)])
+    stake = StringField(_l("Stake (€)"), [Optional(), Length(max=10), printable])
     stake_basis = SelectField(_l("Stake per"), choices=choice_list(STAKE_BASES), default="full")
 
     def validate_stake(self, field: Any) -> None:
@@ -94,7 +81,7 @@ def _page(row: GameSession, form: StakeForm | None = None, **extra: Any) -> Werk
     )
 
 
-@bp.get("/s/<token>")
+@bp.get("/s/<token:token>")
 def show(token: str) -> WerkzeugResponse:
     """The session: its matches, the stake, balances and who pays whom."""
     row = services.get_session(token)
@@ -102,7 +89,7 @@ def show(token: str) -> WerkzeugResponse:
     return _page(row)
 
 
-@bp.post("/s/<token>/stake")
+@bp.post("/s/<token:token>/stake")
 def stake(token: str) -> WerkzeugResponse:
     """Change the stake of the session."""
     row = services.get_session(token)
@@ -116,20 +103,24 @@ def stake(token: str) -> WerkzeugResponse:
     return redirect(url_for("sessions.show", token=row.token))
 
 
-@bp.get("/s/<token>/sheets.pdf")
+@bp.get("/s/<token:token>/sheets.pdf")
 def pdf(token: str) -> Response:
     """Every match of the session as a PDF, with the settlement on the last page."""
     row = services.get_session(token)
     name = file_name("binokel", row.title, row.created_at.date().isoformat(), ext="pdf")
-    return download(session_pdf(row), "application/pdf", name, inline=True)
+    try:
+        data = sheets_pdf(row)
+    except PdfBusy:
+        return busy_response()
+    return download(data, "application/pdf", name, inline=True)
 
 
 def _json(data: dict[str, Any], name: str) -> Response:
-    text = json.dumps(data, ensure_ascii=False, indent=1)
+    text = backup.dumps(data)
     return download(text.encode("utf-8"), "application/json", name)
 
 
-@bp.get("/s/<token>/backup.json")
+@bp.get("/s/<token:token>/backup.json")
 def export(token: str) -> Response:
     """The session as a backup file."""
     row = services.get_session(token)
@@ -153,21 +144,39 @@ def export_device() -> Response:
     return _json(backup.export_sessions(rows), "scorer-backup.json")
 
 
+IMPORT_COMMAND = "flask --app scorer backup import FILE"
+
+
+def _import_page(form: ImportForm, *, status: int = 200, error: str | None = None) -> Response:
+    limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
+    limits = {
+        "session_hands": backup.MAX_SESSION_HANDS,
+        "file_hands": backup.MAX_FILE_HANDS,
+        "size": f"{limit / (1024 * 1024):g}",
+        "command": IMPORT_COMMAND,
+    }
+    return render("sessions/import.html", status=status, form=form, error=error, limits=limits)
+
+
 @bp.route("/import", methods=["GET", "POST"])
 def import_page() -> WerkzeugResponse:
     """Upload a backup file; it is imported completely or not at all."""
     if request.method == "GET":
-        return render("sessions/import.html", form=ImportForm(formdata=None))
+        return _import_page(ImportForm(formdata=None))
     form = ImportForm()
     if not form.validate():
-        return render("sessions/import.html", status=422, form=form, error=None)
+        return _import_page(form, status=422)
+    upload = form.file.data
     try:
-        rows = services.import_backup(form.file.data.read())
+        raw = upload.read()
+    finally:
+        upload.close()  # a big upload is spooled to a temporary file
+    try:
+        rows = services.import_backup(raw)
     except backup.BackupError as exc:
-        return render(
-            "sessions/import.html",
+        return _import_page(
+            form,
             status=422,
-            form=form,
             error=gettext("Nothing was imported: %(reason)s", reason=str(exc)),
         )
     for row in reversed(rows):
@@ -183,6 +192,28 @@ def import_page() -> WerkzeugResponse:
     return redirect(url_for("sessions.show", token=rows[0].token))
 
 
+def _too_large(error: RequestEntityTooLarge) -> Any:
+    """An upload over ``MAX_CONTENT_LENGTH``: the import page says how to import it anyway."""
+    if request.endpoint != "sessions.import_page":
+        return render_template("errors/error.html", code=413, error=error), 413
+    limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
+    return _import_page(
+        ImportForm(formdata=None),
+        status=413,
+        error=gettext(
+            "Nothing was imported: the file is larger than %(size)s MB, the most this page "
+            "accepts. A large backup can be imported on the server's command line: "
+            "%(command)s",
+            size=f"{limit / (1024 * 1024):g}",
+            command=IMPORT_COMMAND,
+        ),
+    )
+
+
+# the body is read (and found too large) by the CSRF check or by the form, both in this blueprint
+bp.register_error_handler(RequestEntityTooLarge, _too_large)
+
+
 # -- the command line: flask --app scorer backup … --------------------------------
 
 
@@ -195,7 +226,7 @@ def export_command(tokens: tuple[str, ...]) -> None:
         data = backup.export_sessions(rows)
     else:
         data = backup.export_all()
-    click.echo(json.dumps(data, ensure_ascii=False, indent=1))
+    click.echo(backup.dumps(data))
 
 
 @bp.cli.command("import")

@@ -8,7 +8,7 @@ from flask import Blueprint, Response
 
 from .. import services
 from ..backup import sheet_csv
-from ..pdf import match_pdf
+from ..pdf import PdfBusy, busy_response, sheet_pdf
 
 bp = Blueprint("sheets", __name__)
 
@@ -29,15 +29,19 @@ def download(data: bytes, mimetype: str, name: str, *, inline: bool = False) -> 
     return response
 
 
-@bp.get("/m/<token>/sheet.pdf")
+@bp.get("/m/<token:token>/sheet.pdf")
 def pdf(token: str) -> Response:
     """The score sheet of a match as a PDF (A4 portrait, for printing and signing)."""
     match = services.get_match(token)
     name = file_name("binokel", match.session.title, "match", match.number, ext="pdf")
-    return download(match_pdf(match), "application/pdf", name, inline=True)
+    try:
+        data = sheet_pdf(match)
+    except PdfBusy:
+        return busy_response()
+    return download(data, "application/pdf", name, inline=True)
 
 
-@bp.get("/m/<token>/sheet.csv")
+@bp.get("/m/<token:token>/sheet.csv")
 def csv(token: str) -> Response:
     """The sheet as CSV: semicolons, UTF-8 with BOM (opens in German Excel by double click)."""
     match = services.get_match(token)

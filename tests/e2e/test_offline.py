@@ -188,3 +188,30 @@ def test_a_hand_still_unsent_at_a_reload_is_sent_once(page: Page, live_server: L
     page.wait_for_timeout(4_000)
     assert hands_saved(live_server) == 1
     assert stored(page, token) is None
+
+
+def test_a_waiting_hand_changed_goes_out_under_a_new_key(
+    page: Page, live_server: LiveServer
+) -> None:
+    token = new_match(live_server)
+    page.goto(f"/m/{token}")
+    fill_hand(page)
+    key = page.locator("#hand-form input[name=idempotency_key]").input_value()
+    page.context.set_offline(True)
+    save(page)
+    expect(page.locator("#hand-form .offline-note")).to_be_visible()
+    # the Schreiber corrects the waiting hand: the key it was sent with no longer fits it
+    page.locator("#bid").fill("350")
+    changed = page.locator("#hand-form input[name=idempotency_key]").input_value()
+    assert changed not in ("", key)
+    saved = stored(page, token)
+    assert saved["pending"] is True
+    assert ["idempotency_key", changed] in saved["fields"]
+    assert ["bid", "350"] in saved["fields"]
+
+    page.context.set_offline(False)
+    expect(page.locator(ROWS)).to_have_count(1, timeout=10_000)
+    with live_server.app.app_context():
+        hand = db.session.execute(select(Hand)).scalar_one()
+        assert (hand.bid, hand.idempotency_key) == (350, changed)
+        db.session.remove()

@@ -19,6 +19,7 @@ from scorer.models import GameSession, Hand, HandEvent, Match
 from scorer.services import HandInput
 from tests.builders import (
     csrf_token_from,
+    hand_input,
     make_app,
     page_text,
     service_match,
@@ -83,11 +84,15 @@ def build_session(app: Flask) -> str:
 
 
 def upload(client: FlaskClient, data: bytes | str, *, lang: str = "en") -> Any:
-    raw = data.encode() if isinstance(data, str) else data
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    # the multipart body by hand: the test client's encoder spools a big file to a
+    # temporary file that it never closes (a ResourceWarning, an error here)
+    body = (
+        b"--x\r\nContent-Disposition: form-data; name=file; filename=backup.json\r\n"
+        b"Content-Type: application/json\r\n\r\n" + raw + b"\r\n--x--\r\n"
+    )
     return client.post(
-        f"/import?lang={lang}",
-        data={"file": (io.BytesIO(raw), "backup.json")},
-        content_type="multipart/form-data",
+        f"/import?lang={lang}", data=body, content_type="multipart/form-data; boundary=x"
     )
 
 
@@ -202,7 +207,7 @@ H = "sessions.0.matches.0.hands"
         (f"{H}.0.parties", [], "'parties'"),
         (f"{H}.0.created_at", "yesterday", "'created_at'"),
         (f"{H}.0.events.0.snapshot.parties.0.party", 9, "'party'"),
-        ("sessions.0.matches.0.ruleset.target", "1000", "house rules"),
+        ("sessions.0.matches.0.ruleset.target", "1000", "house rule 'target'"),
         ("sessions.0.matches.0.ruleset.jackpot", 5, "jackpot"),
         ("sessions.0.matches.0.ruleset.preset", "poker", "poker"),
         ("sessions.0.matches.0.seats.0.name", "", "'name'"),
@@ -381,3 +386,308 @@ def test_csv_sheet_for_spreadsheets(app: Flask, client: FlaskClient) -> None:
 def test_export_module_refuses_foreign_json(app: Flask) -> None:
     with app.test_request_context("/"), pytest.raises(backup.BackupError):
         backup.parse(b'{"format": "other"}')
+
+
+# -- limits: what the app can serve, and what the web import takes ------------------
+
+
+def _hands_file(per_match: list[int], sessions: int = 1) -> dict[str, Any]:
+    """A file with empty hands: the counts are refused before any hand is read."""
+    session: dict[str, Any] = {"matches": [{"hands": [{}] * n} for n in per_match]}
+    return {"format": "scorer-backup", "version": 1, "sessions": [session] * sessions}
+
+
+@pytest.mark.parametrize(
+    ("per_match", "sessions", "message"),
+    [
+        ([501], 1, "a match can hold at most 500"),
+        ([400, 400, 201], 1, "a session can hold at most 1000"),
+        ([500, 300], 3, "one import takes at most 2000"),
+    ],
+)
+def test_hand_limits_are_named(
+    app: Flask, client: FlaskClient, per_match: list[int], sessions: int, message: str
+) -> None:
+    response = upload(client, json.dumps(_hands_file(per_match, sessions)))
+    assert response.status_code == 422
+    assert message in page_text(response)
+    assert counts(app) == (0, 0, 0, 0)
+
+
+def _big_session(data: dict[str, Any], matches: int, hands: int) -> dict[str, Any]:
+    """The exported session grown to ``matches`` matches of ``hands`` hands each.
+
+    Every hand carries meld names and a correction in its history, as a busy
+    evening at a real table would leave them.
+    """
+    out = copy.deepcopy(data)
+    session = out["sessions"][0]
+    template = session["matches"][0]
+    templates = template["hands"]
+    grown = []
+    for number in range(1, matches + 1):
+        match = copy.deepcopy(template)
+        match.update(number=number, token=None, view_token=None, finished_at=None)
+        match["hands"] = []
+        for index in range(hands):
+            hand = copy.deepcopy(templates[index % len(templates)])
+            hand.update(seq=index + 1, dealer_seat=index % 3)
+            for line in hand["parties"]:
+                if line["melds"]:
+                    line["meld_names"] = ["family H", "four A", "pair G"]
+            created = hand["events"][0]
+            hand["events"] = [created, {**created, "action": "corrected"}]
+            match["hands"].append(hand)
+        grown.append(match)
+    session["matches"] = grown
+    return out
+
+
+def test_the_largest_session_fits_the_web_import_and_comes_back(
+    app: Flask, client: FlaskClient
+) -> None:
+    hands = [hand_input(3, n) for n in range(14)]
+    token = service_match(app, NAMES, hands, target=100_000, title="Ö" * 80)
+    session = session_token_of(app, token)
+    data = json.loads(client.get(f"/s/{session}/backup.json").data)
+    per_match = backup.MAX_SESSION_HANDS // 2
+    assert per_match <= backup.MAX_HANDS
+    big = _big_session(data, 2, per_match)
+    response = upload(client, json.dumps(big))
+    assert response.status_code == 302, page_text(response)[:500]
+    imported = response.headers["Location"].rsplit("/", 1)[1]
+    exported = client.get(f"/s/{imported}/backup.json").data
+    assert b"\n" not in exported  # compact: no indentation
+    assert len(exported) < app.config["MAX_CONTENT_LENGTH"]
+    assert len(exported) <= backup.MAX_SESSION_BYTES + 200  # the envelope
+    again = upload(client, exported)
+    assert again.status_code == 302, page_text(again)[:500]
+    copy_token = again.headers["Location"].rsplit("/", 1)[1]
+    with app.app_context():
+        first, second = services.get_session(imported), services.get_session(copy_token)
+        assert [len(m.hands) for m in second.matches] == [per_match, per_match]
+        assert [services.sheet(m).totals for m in second.matches] == [
+            services.sheet(m).totals for m in first.matches
+        ]
+
+
+def test_a_session_whose_backup_would_not_fit_the_web_import_is_refused(
+    app: Flask,
+    client: FlaskClient,
+    exported: tuple[str, dict[str, Any], dict[str, Any]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _, data, _ = exported
+    size = len(backup.dumps({"s": data["sessions"][0]}).encode())
+    monkeypatch.setattr(backup, "MAX_SESSION_BYTES", size // 2)
+    before = counts(app)
+    response = upload(client, json.dumps(data))
+    assert response.status_code == 422
+    assert f"at most {size // 2}" in page_text(response)
+    assert counts(app) == before
+
+
+def _over_the_limit() -> bytes:
+    body = b"--x\r\nContent-Disposition: form-data; name=file; filename=b.json\r\n\r\n"
+    return body + b" " * (2 * 1024 * 1024) + b"\r\n--x--\r\n"
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_file_over_the_web_limit_gets_the_import_page_with_the_command(
+    app: Flask, client: FlaskClient, lang: str
+) -> None:
+    response = client.post(
+        f"/import?lang={lang}",
+        data=_over_the_limit(),
+        content_type="multipart/form-data; boundary=x",
+    )
+    assert response.status_code == 413
+    html = response.get_data(as_text=True)
+    assert f'lang="{lang}"' in html and 'id="import-error"' in html and 'id="import-form"' in html
+    assert "flask --app scorer backup import FILE" in page_text(html)
+    if lang == "en":
+        assert "larger than 2 MB" in page_text(html)
+    assert counts(app) == (0, 0, 0, 0)
+
+
+def test_a_file_over_the_web_limit_with_csrf_on(csrf_app: Flask) -> None:
+    client = csrf_app.test_client()
+    client.get("/import")
+    response = client.post(
+        "/import?lang=en", data=_over_the_limit(), content_type="multipart/form-data; boundary=x"
+    )
+    assert response.status_code == 413
+    assert "flask --app scorer backup import FILE" in page_text(response)
+
+
+def test_too_large_elsewhere_keeps_the_error_page(client: FlaskClient, app: Flask) -> None:
+    session = session_token_of(app, service_match(app, NAMES, 1))
+    response = client.post(
+        f"/s/{session}/stake?lang=en",
+        data=_over_the_limit(),
+        content_type="multipart/form-data; boundary=x",
+    )
+    assert response.status_code == 413
+    assert "import-form" not in response.get_data(as_text=True)
+
+
+# -- poisoned rulesets and other hostile files ---------------------------------------
+
+R = "sessions.0.matches.0.ruleset"
+S0 = "sessions.0.matches.0.seats.0"
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (f"{R}.pair", "x", "'pair'"),
+        (f"{R}.team_size", True, "'team_size'"),
+        (f"{R}.min_bid", 150.0, "'min_bid'"),
+        (f"{R}.players", 3.0, "'players'"),
+        (f"{R}.failed_extra", "x", "'failed_extra'"),
+        (f"{R}.failed_extra", -50, "'failed_extra'"),
+        (f"{R}.special_values", {"durch": 1.5}, "'durch'"),
+        (f"{R}.special_values", [1, 2], "'special_values'"),
+        (f"{R}.eight_ranks", [["A"]], "'eight_ranks'"),
+        (f"{R}.preset", {"a": 1}, "'preset'"),
+        (f"{R}.going_off_bonus", "flat " + "9" * 400, "'going_off_bonus'"),
+        # the same table checks as the setup form
+        (f"{R}.open_play", True, "two players"),
+        (R, {"preset": "turnier", "deals": 10}, "multiple of the players"),
+        (R, {"preset": "standard", "players": 3, "sevens": "no"}, "'sevens'"),
+        (f"{R}.sevens", 1, "'sevens'"),
+        ("sessions.0.created_at", "0001-01-01T00:00:00+01:00", "'created_at'"),
+        ("sessions.0.created_at", "1066-10-14T12:00:00", "'created_at'"),
+        (f"{H}.0.created_at", "9999-12-31T23:59:59-01:00", "'created_at'"),
+        (f"{H}.0.bid", 10**300, "'bid'"),
+        (f"{H}.0.parties.0.points", -(10**200), "'points'"),
+        (f"{H}.0.parties.1.meld_names", ["pair H"] * 41, "'meld_names'"),
+        (f"{H}.0.parties.1.meld_names", [7], "'meld_names'"),
+        (f"{H}.0.events.0.snapshot", [], "expected an object"),
+        (
+            f"{H}.0.events.0.snapshot.parties",
+            [{"party": 0, "points": 0}] * 4,
+            "'parties'",
+        ),
+    ],
+)
+def test_hostile_values_are_refused_naming_the_field(
+    app: Flask,
+    client: FlaskClient,
+    exported: tuple[str, dict[str, Any], dict[str, Any]],
+    path: str,
+    value: Any,
+    message: str,
+) -> None:
+    _, data, _ = exported
+    before = counts(app)
+    response = upload(client, json.dumps(_tamper(data, path, value)))
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422, html[:2000]
+    assert "Nothing was imported" in html and message in page_text(html)
+    assert counts(app) == before
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_refused_when_the_file_is_read(
+    app: Flask,
+    client: FlaskClient,
+    exported: tuple[str, dict[str, Any], dict[str, Any]],
+    constant: str,
+) -> None:
+    _, data, _ = exported
+    before = counts(app)
+    text = json.dumps(_tamper(data, f"{R}.target", "@@"))
+    response = upload(client, text.replace('"@@"', constant))
+    assert response.status_code == 422
+    assert f"the number {constant}, which JSON does not know" in page_text(response)
+    assert counts(app) == before
+
+
+def test_a_nan_target_would_be_refused_by_the_rules_too(
+    exported: tuple[str, dict[str, Any], dict[str, Any]], app: Flask
+) -> None:
+    _, data, _ = exported
+    poisoned = _tamper(data, f"{R}.target", float("nan"))
+    with app.test_request_context("/?lang=en"), pytest.raises(backup.BackupError, match="target"):
+        backup.load(poisoned)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "[" * 5000 + "]" * 5000,
+        '{"format": "scorer-backup", "version": 1, "sessions": ' + "[" * 50 + "]" * 50 + "}",
+    ],
+)
+def test_deep_nesting_is_refused(app: Flask, client: FlaskClient, raw: str) -> None:
+    response = upload(client, raw)
+    assert response.status_code == 422
+    assert "nested more than" in page_text(response)
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        (f"{S0}.name", "Anna\x00"),
+        (f"{S0}.name", "\ud800"),
+        ("sessions.0.title", "Stamm\x1btisch"),
+        ("sessions.0.title", "\udfff tisch"),
+        (f"{H}.0.parties.0.meld_names", ["pair\x00H"]),
+        (f"{H}.0.events.0.action", "created\x00"),
+        (f"{R}.jackpot\x00", 5),
+        (f"{H}.0.meld_log", [{"party": 0, "name": "\x07", "points": 20}]),
+    ],
+)
+def test_nul_control_characters_and_lone_surrogates_are_refused(
+    app: Flask,
+    client: FlaskClient,
+    exported: tuple[str, dict[str, Any], dict[str, Any]],
+    path: str,
+    text: Any,
+) -> None:
+    _, data, _ = exported
+    before = counts(app)
+    response = upload(client, json.dumps(_tamper(data, path, text)))  # ensure_ascii: \\ud800
+    assert response.status_code == 422
+    page = page_text(response)
+    assert "control characters" in page
+    assert path.rsplit(".", 1)[0] in page
+    assert counts(app) == before
+
+
+def test_ordinary_whitespace_in_a_title_is_kept(
+    app: Flask, client: FlaskClient, exported: tuple[str, dict[str, Any], dict[str, Any]]
+) -> None:
+    _, data, _ = exported
+    response = upload(client, json.dumps(_tamper(data, "sessions.0.title", "Stamm\ttisch")))
+    assert response.status_code == 302
+
+
+def test_a_token_with_a_line_break_is_replaced(
+    app: Flask, client: FlaskClient, exported: tuple[str, dict[str, Any], dict[str, Any]]
+) -> None:
+    session, data, _ = exported
+    bent = _tamper(data, "sessions.0.token", session + "\n")
+    response = upload(client, json.dumps(bent))
+    assert response.status_code == 302
+    with app.app_context():
+        tokens = db.session.execute(select(GameSession.token)).scalars().all()
+    assert len(tokens) == 2 and not any("\n" in token for token in tokens)
+
+
+def test_a_meld_the_rules_do_not_know_is_refused_in_the_meld_log(
+    app: Flask, client: FlaskClient
+) -> None:
+    token = service_match(app, ["Anna", "Bernd"], preset="schweizer")
+    with app.app_context():
+        match = services.get_match(token)
+        services.write_meld(match, 0, "pair H", 40, trump="H")
+    session = session_token_of(app, token)
+    data = json.loads(client.get(f"/s/{session}/backup.json").data)
+    bad = _tamper(data, f"{H}.0.meld_log.0.name", "<b>jackpot</b>")
+    before = counts(app)
+    response = upload(client, json.dumps(bad))
+    assert response.status_code == 422
+    assert "'name'" in page_text(response)
+    assert counts(app) == before

@@ -8,7 +8,10 @@ that the database is consistent.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
+import io
+import json
 import os
 import signal
 import socket
@@ -17,7 +20,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -25,9 +29,10 @@ from urllib.parse import urlencode
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import func, select, text
+from sqlalchemy import event, func, select, text
+from sqlalchemy.engine import Engine
 
-from scorer import create_app, services
+from scorer import backup, create_app, services
 from scorer.extensions import db
 from scorer.models import Hand, HandEvent, Match
 from scorer.rules import PRESETS
@@ -40,6 +45,7 @@ from tests.builders import (
     hand_data,
     hand_input,
     service_match,
+    setup_data,
     start_match,
 )
 
@@ -191,6 +197,206 @@ def test_a_delete_from_a_stale_page_is_a_conflict(app: Flask, client: FlaskClien
     assert response.status_code == 409
     with app.app_context():
         assert db.session.get(Hand, hand_id).deleted_at is None
+
+
+# -- one intent, one thing: a double tap on "next match" and on "start match" ---
+
+
+@contextmanager
+def at_once(count: int) -> Iterator[None]:
+    """Requests in ``count`` threads each wait at their first write until all have read.
+
+    A request's first write is where it acts on what it read; holding every request
+    there makes them act on the same state, as two phones (or a double tap) whose
+    requests overlap do.
+    """
+    barrier = threading.Barrier(count, timeout=5)
+    held: set[int] = set()
+
+    def hold(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        me = threading.get_ident()
+        writes = statement.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))
+        if writes and me not in held and threading.current_thread() is not threading.main_thread():
+            held.add(me)
+            with contextlib.suppress(threading.BrokenBarrierError):
+                barrier.wait()
+
+    event.listen(Engine, "before_cursor_execute", hold)
+    try:
+        yield
+    finally:
+        event.remove(Engine, "before_cursor_execute", hold)
+
+
+def in_threads(app: Flask, send: Callable[[FlaskClient], Any], count: int = 2) -> list[Any]:
+    """``send`` from ``count`` phones (test clients) at once; their responses."""
+    answers: list[Any] = [None] * count
+    clients = [app.test_client() for _ in range(count)]
+
+    def run(i: int) -> None:
+        try:
+            answers[i] = send(clients[i])
+        except Exception as exc:  # a 500 (the test client raises it)
+            answers[i] = exc
+
+    with at_once(count):
+        threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+    return answers
+
+
+def finished_match(app: Flask) -> str:
+    token = service_match(app, NAMES, 40, target=300)
+    with app.app_context():
+        assert services.sheet(services.get_match(token)).finished
+    return token
+
+
+def matches_of(app: Flask) -> list[tuple[int, int]]:
+    """(session id, number) of every match."""
+    with app.app_context():
+        rows = db.session.execute(select(Match.session_id, Match.number).order_by(Match.id))
+        return [(s, n) for s, n in rows]
+
+
+def test_next_match_pressed_twice_makes_one_match(app: Flask, client: FlaskClient) -> None:
+    token = finished_match(app)
+    first = client.post(f"/m/{token}/next", data={})
+    again = client.post(f"/m/{token}/next", data={})
+    assert first.status_code == again.status_code == 303
+    assert first.headers["Location"] == again.headers["Location"]
+    assert [n for _, n in matches_of(app)] == [1, 2]
+
+
+def test_next_match_from_two_phones_at_once_makes_one_match(app: Flask) -> None:
+    token = finished_match(app)
+    answers = in_threads(app, lambda c: c.post(f"/m/{token}/next", data={}))
+    assert [getattr(a, "status_code", a) for a in answers] == [303, 303]
+    assert answers[0].headers["Location"] == answers[1].headers["Location"]
+    assert [n for _, n in matches_of(app)] == [1, 2]
+    # and the session's backup imports again (a second "match 2" made it refuse)
+    with app.app_context():
+        data = backup.export_sessions([services.get_match(token).session])
+        db.session.remove()
+    body = {"file": (io.BytesIO(json.dumps(data).encode()), "backup.json")}
+    response = app.test_client().post("/import", data=body, content_type="multipart/form-data")
+    assert response.status_code in (302, 303), response.get_data(as_text=True)[:2000]
+
+
+def test_start_match_sent_twice_makes_one_session(app: Flask, client: FlaskClient) -> None:
+    data = setup_data(client, NAMES, title="Krone")
+    assert data["idempotency_key"]
+    first = client.post("/new", data=data)
+    again = client.post("/new", data=data)
+    assert first.status_code == again.status_code == 303
+    assert first.headers["Location"] == again.headers["Location"]
+    assert len(matches_of(app)) == 1
+    # a new setup form is a new intent
+    other = setup_data(client, NAMES, title="Krone")
+    assert other["idempotency_key"] != data["idempotency_key"]
+    assert client.post("/new", data=other).status_code == 303
+    assert len({s for s, _ in matches_of(app)}) == 2
+
+
+def test_start_match_from_two_taps_at_once_makes_one_session(
+    app: Flask, client: FlaskClient
+) -> None:
+    data = setup_data(client, NAMES, title="Krone")
+    answers = in_threads(app, lambda c: c.post("/new", data=data))
+    assert [getattr(a, "status_code", a) for a in answers] == [303, 303]
+    assert answers[0].headers["Location"] == answers[1].headers["Location"]
+    assert len(matches_of(app)) == 1
+
+
+def test_start_match_with_a_used_key_and_other_players_is_refused(
+    app: Flask, client: FlaskClient
+) -> None:
+    data = setup_data(client, NAMES)
+    assert client.post("/new", data=data).status_code == 303
+    # the back button brings the same form (and key) back; other names are another match
+    changed = {**data, "players-2": "Dora"}
+    response = client.post("/new?lang=en", data=changed)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 409
+    assert "This form has already started a match with other players" in html
+    kept = form_data(html, "setup-form")
+    assert kept["players-2"] == "Dora"
+    assert kept["idempotency_key"] != data["idempotency_key"]
+    assert len(matches_of(app)) == 1
+    # sent again (a fresh key), it starts the other match
+    assert client.post("/new", data=kept | {"action": "start"}).status_code == 303
+    assert len(matches_of(app)) == 2
+
+
+# -- a key sent again with another hand -------------------------------------------
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_key_sent_again_with_another_hand_is_refused(
+    app: Flask, client: FlaskClient, htmx: bool
+) -> None:
+    token = start_match(client, NAMES)
+    data = hand_data(client, token, **failed_hand(0))
+    assert client.post(f"/m/{token}/hands", data=data).status_code == 303
+    other = fill_hand(data, declarer=1, bid=350, trump="E", melds=[0, 0, 0],
+                      tricks=[60, 150, None])  # fmt: skip
+    response = client.post(f"/m/{token}/hands?lang=en", data=other, headers=HX if htmx else {})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 409
+    assert "This entry was already saved with other values" in html
+    # the sheet shows the hand the key saved
+    assert html.count('<tr id="hand-') == 1
+    # what was typed is kept, with a fresh key: saving again enters it as a new hand
+    kept = form_data(html, "hand-form")
+    assert (kept["declarer"], kept["bid"], kept["trump"]) == ("1", "350", "E")
+    assert kept["parties-1-tricks"] == "150"
+    assert kept["idempotency_key"] not in ("", data["idempotency_key"])
+    assert hand_count(app) == 1
+    with app.app_context():
+        hand = db.session.execute(select(Hand)).scalar_one()
+        assert (hand.declarer_party, hand.bid) == (0, 300)
+
+
+def test_a_key_sent_again_with_the_same_hand_written_otherwise_is_the_same_hand(
+    app: Flask, client: FlaskClient
+) -> None:
+    token = start_match(client, NAMES)
+    data = hand_data(client, token, **failed_hand(0))
+    assert client.post(f"/m/{token}/hands", data=data).status_code == 303
+    # the empty trick field filled in by hand, the bid with a leading zero: the same hand
+    same = fill_hand(data, tricks=[100, 80, 70], bid="0300")
+    assert client.post(f"/m/{token}/hands", data=same).status_code == 303
+    assert hand_count(app) == 1
+
+
+def test_a_key_sent_again_after_a_correction_is_the_corrected_hand(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The resend is compared with what the key first saved, not with a later correction."""
+    token = start_match(client, NAMES)
+    data = hand_data(client, token, **failed_hand(0))
+    client.post(f"/m/{token}/hands", data=data)
+    with app.app_context():
+        hand_id = db.session.execute(select(Hand.id)).scalar_one()
+    edit = client.get(f"/m/{token}/hands/{hand_id}/edit").get_data(as_text=True)
+    client.post(
+        f"/m/{token}/hands/{hand_id}", data=fill_hand(form_data(edit, "hand-form"), bid=350)
+    )
+    assert client.post(f"/m/{token}/hands", data=data).status_code == 303
+    assert hand_count(app) == 1
+
+
+def test_a_key_sent_twice_at_once_with_two_hands_saves_one(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, NAMES)
+    data = hand_data(client, token, **failed_hand(0))
+    other = fill_hand(data, declarer=1, bid=350, trump="E", tricks=[60, 150, None])
+    forms = [data, other]
+    answers = in_threads(app, lambda c: c.post(f"/m/{token}/hands", data=forms.pop()))
+    assert sorted(getattr(a, "status_code", 0) for a in answers) == [303, 409], answers
+    assert hand_count(app) == 1
 
 
 # -- SQLite ------------------------------------------------------------------

@@ -66,8 +66,10 @@ def test_htmx_save_returns_the_fresh_content(app: Flask, client: FlaskClient) ->
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert "<html" not in html
+    # into #match, which stays on the page while its content changes
     assert 'id="match-content"' in html
-    assert response.headers["HX-Retarget"] == "#match-content"
+    assert response.headers["HX-Retarget"] == "#match"
+    assert response.headers["HX-Reswap"] == "innerHTML"
     assert "HX-Request" in response.headers["Vary"]
     assert hand_count(app, token) == 1
     # the new form is empty and carries the new version
@@ -217,7 +219,7 @@ def test_stale_form_is_a_conflict(app: Flask, client: FlaskClient) -> None:
     response = client.post(f"/m/{token}/hands?lang=en", data=stale, headers=HX)
     assert response.status_code == 409
     assert "Someone else changed this match" in page_text(response)
-    assert response.headers["HX-Retarget"] == "#match-content"
+    assert response.headers["HX-Retarget"] == "#match"
     assert hand_count(app, token) == 1
 
 

@@ -11,7 +11,7 @@ from sqlalchemy import inspect, text
 
 from scorer import create_app
 from scorer.extensions import db
-from tests.builders import PG_URL
+from tests.builders import EMPTY_SCHEMA, PG_URL
 
 
 def test_upgrade_head_matches_the_models(tmp_path: Path) -> None:
@@ -19,7 +19,7 @@ def test_upgrade_head_matches_the_models(tmp_path: Path) -> None:
     app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url})
     with app.app_context():
         if PG_URL:
-            db.session.execute(text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
+            db.session.execute(text(EMPTY_SCHEMA))
             db.session.commit()
         flask_migrate.upgrade()
         with db.engine.connect() as connection:
@@ -34,5 +34,40 @@ def test_upgrade_head_matches_the_models(tmp_path: Path) -> None:
         flask_migrate.downgrade(revision="base")
         with db.engine.connect() as connection:
             assert set(inspect(connection).get_table_names()) <= {"alembic_version"}
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_upgrade_numbers_on_the_matches_a_race_doubled(tmp_path: Path) -> None:
+    """Two "next match" at once made two "match 2" before the numbers were unique."""
+    url = PG_URL or f"sqlite:///{tmp_path / 'doubled.sqlite'}"
+    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        if PG_URL:
+            db.session.execute(text(EMPTY_SCHEMA))
+            db.session.commit()
+        flask_migrate.upgrade(revision="017986370466")
+        with db.engine.begin() as connection:
+            connection.execute(
+                text(
+                    "INSERT INTO game_session (id, token, view_token, title, created_at,"
+                    " updated_at, stake_cents, stake_basis) VALUES"
+                    " (1, 'a', 'b', '', '2026-01-01', '2026-01-01', 0, 'full')"
+                )
+            )
+            for id_, number in [(1, 1), (2, 2), (3, 2), (4, 3)]:
+                connection.execute(
+                    text(
+                        "INSERT INTO match (id, session_id, number, token, view_token, ruleset,"
+                        " first_dealer, created_at, updated_at, version)"
+                        " VALUES (:id, 1, :number, :token, :view, '{}', 0, '2026-01-01',"
+                        " '2026-01-01', 1)"
+                    ),
+                    {"id": id_, "number": number, "token": f"t{id_}", "view": f"v{id_}"},
+                )
+        flask_migrate.upgrade()
+        with db.engine.connect() as connection:
+            rows = connection.execute(text("SELECT id, number FROM match ORDER BY id")).all()
+        assert [tuple(r) for r in rows] == [(1, 1), (2, 2), (3, 3), (4, 4)]
         db.session.remove()
         db.engine.dispose()

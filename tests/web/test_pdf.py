@@ -2,23 +2,44 @@
 
 from __future__ import annotations
 
+import copy
+import fcntl
+import json
 import logging
 import re
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorer import pdf, services
+from scorer import backup, pdf, services
+from scorer.extensions import db
 from scorer.services import HandInput
 from scorer.web import signed
-from tests.builders import service_match, session_token_of
+from tests.builders import hand_input, make_app, service_match, session_token_of
 
 NAMES = ["Anna", "Bernd", "Jürgen"]
 A4 = (595.28, 841.89)
 MARGIN_PT = 12 / 25.4 * 72  # the @page side margin
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Flask]:
+    """The app with its PDF cache and render slots in the test's own folder."""
+    app = make_app(
+        tmp_path,
+        PDF_CACHE_DIR=str(tmp_path / "pdf-cache"),
+        PDF_SLOT_DIR=str(tmp_path / "pdf-slots"),
+        PDF_SLOT_WAIT=0.2,
+    )
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
 
 
 def pdf_text(data: bytes, tmp_path: Path, *, first: int | None = None, layout: bool = True) -> str:
@@ -179,7 +200,7 @@ def test_wide_tables_stay_on_the_page(
     tmp_path: Path,
     preset: str,
     names: list[str],
-    changes: dict[str, int],
+    changes: dict[str, Any],
 ) -> None:
     token = service_match(app, names, 24, preset=preset, **changes)
     data = client.get(f"/m/{token}/sheet.pdf?lang=de").data
@@ -264,3 +285,185 @@ def test_hostile_names_do_not_break_the_sheet(
 
 def test_css_string_escapes_quotes_and_markup() -> None:
     assert pdf.css_string('a"b<c') == '"a\\22 b\\3c c"'
+
+
+# -- cost: long matches, the cache, the render slots -----------------------------------
+
+
+@pytest.fixture
+def renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts WeasyPrint renders (one entry per PDF made)."""
+    made: list[int] = []
+    real = pdf.render_pdf
+
+    def counting(html: str) -> bytes:
+        made.append(1)
+        return real(html)
+
+    monkeypatch.setattr(pdf, "render_pdf", counting)
+    return made
+
+
+def add_hand(app: Flask, token: str) -> None:
+    with app.test_request_context("/"):
+        match = services.get_match(token)
+        services.save_hand(match, hand_input(3, services.sheet(match).hand_count))
+
+
+def test_an_unchanged_match_is_rendered_once_and_a_change_renders_again(
+    app: Flask, client: FlaskClient, renders: list[int], tmp_path: Path
+) -> None:
+    token = service_match(app, NAMES, 3, target=100_000)
+    first = client.get(f"/m/{token}/sheet.pdf?lang=en")
+    again = client.get(f"/m/{token}/sheet.pdf?lang=en")
+    assert first.status_code == again.status_code == 200
+    assert again.data == first.data
+    assert again.headers["Cache-Control"] == "no-store"
+    assert len(renders) == 1
+    assert len(list((tmp_path / "pdf-cache").glob("*.pdf"))) == 1
+
+    german = client.get(f"/m/{token}/sheet.pdf?lang=de")
+    assert len(renders) == 2  # another language, another PDF
+    assert "Spielmacher" in pdf_text(german.data, tmp_path)
+
+    add_hand(app, token)
+    fresh = client.get(f"/m/{token}/sheet.pdf?lang=en")
+    assert len(renders) == 3
+    assert "4 hands so far" in pdf_text(fresh.data, tmp_path)
+    client.get(f"/m/{token}/sheet.pdf?lang=en")
+    assert len(renders) == 3
+
+
+def test_the_session_pdf_is_cached_until_a_match_or_the_stake_changes(
+    app: Flask, client: FlaskClient, renders: list[int]
+) -> None:
+    first = service_match(app, NAMES, 2, target=100_000)
+    session = session_token_of(app, first)
+    second = service_match(app, NAMES, 1, target=100_000, session_token=session)
+    url = f"/s/{session}/sheets.pdf?lang=en"
+    assert client.get(url).status_code == 200
+    assert client.get(url).status_code == 200
+    assert len(renders) == 1
+    add_hand(app, second)
+    client.get(url)
+    assert len(renders) == 2
+    with app.test_request_context("/"):
+        services.set_stake(services.get_session(session), 20, "full")
+    client.get(url)
+    client.get(url)
+    assert len(renders) == 3
+    # the match's own PDF is another file
+    client.get(f"/m/{first}/sheet.pdf?lang=en")
+    assert len(renders) == 4
+
+
+def test_without_the_cache_every_request_renders(tmp_path: Path, renders: list[int]) -> None:
+    app = make_app(tmp_path, PDF_CACHE=False, PDF_SLOT_DIR=str(tmp_path / "slots"))
+    token = service_match(app, NAMES, 1)
+    client = app.test_client()
+    for _ in range(2):
+        assert client.get(f"/m/{token}/sheet.pdf").status_code == 200
+    assert len(renders) == 2
+    assert not (Path(app.instance_path) / "pdf-cache" / "x").exists()
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_the_cache_keeps_the_newest_files_only(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    app.config["PDF_CACHE_FILES"] = 2
+    token = service_match(app, NAMES, 1, target=100_000)
+    for _ in range(3):
+        assert client.get(f"/m/{token}/sheet.pdf?lang=en").status_code == 200
+        add_hand(app, token)
+    left = list((tmp_path / "pdf-cache").glob("*"))
+    assert len(left) == 2 and all(p.suffix == ".pdf" for p in left)
+
+
+@pytest.fixture
+def busy(tmp_path: Path) -> Iterator[None]:
+    """Every render slot taken, as by another worker in the middle of a long render."""
+    folder = tmp_path / "pdf-slots"
+    folder.mkdir(exist_ok=True)
+    with (folder / "slot-0.lock").open("ab") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+        fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def test_a_busy_slot_answers_503_with_retry_after_and_other_pages_still_answer(
+    app: Flask, client: FlaskClient, renders: list[int], busy: None
+) -> None:
+    token = service_match(app, NAMES, 2)
+    response = client.get(f"/m/{token}/sheet.pdf?lang=en")
+    assert response.status_code == 503
+    assert response.headers["Retry-After"] == str(app.config["PDF_RETRY_AFTER"])
+    assert response.mimetype == "text/html"
+    assert "Other score sheets are being printed right now" in response.get_data(as_text=True)
+    session = client.get(f"/s/{session_token_of(app, token)}/sheets.pdf?lang=de")
+    assert session.status_code == 503 and "Retry-After" in session.headers
+    assert '<html lang="de"' in session.get_data(as_text=True)
+    assert renders == []
+    # the match page and its poll are answered meanwhile
+    assert client.get(f"/m/{token}").status_code == 200
+
+
+def test_a_cached_pdf_needs_no_slot(
+    app: Flask, client: FlaskClient, renders: list[int], tmp_path: Path
+) -> None:
+    token = service_match(app, NAMES, 2)
+    made = client.get(f"/m/{token}/sheet.pdf").data
+    folder = tmp_path / "pdf-slots"
+    with (folder / "slot-0.lock").open("ab") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        response = client.get(f"/m/{token}/sheet.pdf")
+    assert response.status_code == 200 and response.data == made
+    assert len(renders) == 1
+
+
+def test_a_slot_comes_free_again_after_a_render(app: Flask) -> None:
+    with app.app_context():
+        for _ in range(3):
+            with pdf.render_slot():
+                pass
+        app.config["PDF_SLOTS"] = 2
+        # two slots held: a third request waits PDF_SLOT_WAIT, then gives up
+        with pdf.render_slot(), pdf.render_slot(), pytest.raises(pdf.PdfBusy), pdf.render_slot():
+            pass
+
+
+def import_long_match(app: Flask, hands: int) -> str:
+    """A match of ``hands`` hands, imported from a backup (much faster than playing them)."""
+    token = service_match(app, NAMES, 30, target=100_000, title="Lange Nacht")
+    with app.test_request_context("/"):
+        data = backup.export_sessions([services.get_match(token).session])
+        match = data["sessions"][0]["matches"][0]
+        played = match["hands"]
+        match["hands"] = []
+        for number in range(hands):
+            hand = copy.deepcopy(played[number % len(played)])  # 30 hands: the dealers go round
+            hand["seq"] = number + 1
+            match["hands"].append(hand)
+        rows = services.import_backup(json.dumps(data))
+        return str(rows[0].matches[0].token)
+
+
+def test_a_match_of_the_most_hands_a_backup_may_hold_renders(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    token = import_long_match(app, backup.MAX_HANDS)
+    response = client.get(f"/m/{token}/sheet.pdf?lang=en")
+    assert response.status_code == 200
+    pages = pdf_pages(response.data, tmp_path)
+    assert 11 <= pages <= 14  # about 40 hands a page
+    text = pdf_text(response.data, tmp_path)
+    numbers = {int(li.split()[0]) for li in text.splitlines() if re.match(r"^\s*\d+\s+\D", li)}
+    assert set(range(1, backup.MAX_HANDS + 1)) <= numbers  # three digits are not clipped
+    _rows, totals = expected(app, token, "en")
+    total_line = next(li for li in text.splitlines() if li.strip().startswith("Total"))
+    assert total_line.split()[1:] == totals
+    last = pdf_text(response.data, tmp_path, first=pages)
+    assert "Dealer" in last and f"Page {pages} of {pages}" in last
+    assert "Schreiber" in last
+    assert words_right_edge(response.data, tmp_path) <= A4[0] - MARGIN_PT + 1

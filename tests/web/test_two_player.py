@@ -177,3 +177,39 @@ def test_trump_named_before_the_first_meld_sets_the_button_values(
     data = form_data(html, "meld-form")
     data["trump"] = "X"
     assert client.post(f"/m/{token}/trump", data=data).status_code == 422
+
+
+def test_a_meld_tapped_right_after_the_trump_is_written(app: Flask, client: FlaskClient) -> None:
+    """Trump, then a meld, from the same page: the meld carries the page's old version.
+
+    Writing to the hand in play does not depend on the version (the tap that came
+    first moved it on); it is written, not refused.
+    """
+    token = start_match(client, ["Anna", "Bert"], "schweizer")
+    page = form_data(client.get(f"/m/{token}").get_data(as_text=True), "meld-form")
+    trump = client.post(f"/m/{token}/trump", data={**page, "trump": "H"}, headers=HX)
+    assert trump.status_code == 200
+    meld = client.post(
+        f"/m/{token}/melds", data={**page, "trump": "H", "party": "0", "meld": "family H"}
+    )
+    assert meld.status_code == 303
+    sheet = sheet_of(app, token)
+    assert sheet.open_melds == ["family H"]
+    assert sheet.open_hand is not None and sheet.open_hand.trump == "H"
+    # the page answers with the newest version (the browser keeps the newest answer)
+    html = client.get(f"/m/{token}").get_data(as_text=True)
+    assert f'id="match-top" data-version="{sheet.match.version}"' in html
+
+
+def test_a_meld_for_a_hand_closed_meanwhile_is_refused(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, ["Anna", "Bert"], "zweier")
+    write(client, token, 0, "pair H")
+    stale = form_data(client.get(f"/m/{token}").get_data(as_text=True), "meld-form")
+    assert close_hand(client, token, [150, None]).status_code == 303  # another phone closes it
+    response = client.post(
+        f"/m/{token}/melds?lang=en", data={**stale, "party": "1", "meld": "four A"}, headers=HX
+    )
+    assert response.status_code == 409
+    assert "Someone else changed this match in the meantime." in page_text(response)
+    sheet = sheet_of(app, token)
+    assert sheet.open_hand is None and len(sheet.rows) == 1

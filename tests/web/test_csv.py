@@ -1,0 +1,69 @@
+"""The CSV sheet and formula injection: a name a spreadsheet would run is written as text."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorer.backup import csv_cell
+from scorer.services import HandInput
+from tests.builders import service_match
+
+HOSTILE = ['=HYPERLINK("http://e.x","c")', "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(1+1)"]
+
+
+def rows_of(response: object) -> list[list[str]]:
+    text = response.data.decode("utf-8-sig")  # type: ignore[attr-defined]
+    return list(csv.reader(io.StringIO(text, newline=""), delimiter=";"))
+
+
+def test_formula_like_names_are_text_in_every_cell(app: Flask, client: FlaskClient) -> None:
+    hands = [
+        HandInput(declarer=1, bid=150, trump="G", melds=[0, 100, 20], tricks=[60, 130, 60]),
+        HandInput(declarer=2, bid=400, trump="H", melds=[0, 0, 20], tricks=[60, 60, 130]),
+        HandInput(declarer=0, outcome="durch", won=True),
+        HandInput(declarer=3, bid=200, trump="E", outcome="gone_off", melds=[0, 0, 0, 0]),
+    ]
+    token = service_match(app, HOSTILE, hands, target=100_000)
+    response = client.get(f"/m/{token}/sheet.csv?lang=en")
+    assert response.status_code == 200
+    rows = rows_of(response)
+    quoted = ["'" + name for name in HOSTILE]
+    assert rows[0][6:] == [cell for name in quoted for cell in (name, f"{name} total")]
+    # dealer and declarer of every hand
+    assert [(r[1], r[2]) for r in rows[1:5]] == [
+        (quoted[0], quoted[1]),
+        (quoted[1], quoted[2]),
+        (quoted[2], quoted[0]),
+        (quoted[3], quoted[3]),
+    ]
+    # no cell that a spreadsheet would evaluate, but negative numbers stay numbers
+    for row in rows:
+        for cell in row:
+            assert not cell.startswith(("=", "+", "@", "\t", "\r")), cell
+            assert not cell.startswith("-") or cell.lstrip("-").isdigit(), cell
+    assert rows[2][10] == "-800" and rows[4][12] == "-200"
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("=1+1", "'=1+1"),
+        ("+1", "'+1"),
+        ("-1", "'-1"),
+        ("@A1", "'@A1"),
+        ("\tx", "'\tx"),
+        ("\rx", "'\rx"),
+        ("Anna", "Anna"),
+        ("", ""),
+        (-180, -180),
+        (0, 0),
+        ("Jürgen total", "Jürgen total"),
+    ],
+)
+def test_csv_cell(value: object, expected: object) -> None:
+    assert csv_cell(value) == expected
