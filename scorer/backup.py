@@ -71,7 +71,7 @@ VERSION = 1
 
 MAX_SESSIONS = 2000
 MAX_MATCHES = 200
-MAX_HANDS = 500
+MAX_HANDS = services.MAX_MATCH_HANDS
 """Hands of one match in a file."""
 MAX_SESSION_HANDS = 1000
 """Hands of one session, over all its matches."""

@@ -43,6 +43,12 @@ from .rules import (
 
 MAX_NAME = 40
 MAX_TITLE = 80
+MAX_MATCH_HANDS = 500
+"""The most hands a match holds.  A match to 1000 takes 10 to 40 hands; 500 hands
+render as a PDF in a few seconds, and a backup of them imports again."""
+NEW_MATCH_BELOW = 500
+"""A session starts another match only while it holds fewer hands than this, so a
+session stays under the 1,000 hands a backup import takes."""
 # the largest id a row can have (PostgreSQL's integer); a larger one names no row, and the
 # database would refuse to compare with it (SQLite from 2**63 on, PostgreSQL from 2**31 on)
 MAX_ID = 2**31 - 1
@@ -610,6 +616,14 @@ def _later_match(match: Match) -> Match | None:
     ).scalar_one_or_none()
 
 
+def _check_room(hands: int) -> None:
+    """A match with :data:`MAX_MATCH_HANDS` hands takes no more."""
+    if hands >= MAX_MATCH_HANDS:
+        raise RulesError(
+            "a match holds at most {limit} hands; start the next match", limit=MAX_MATCH_HANDS
+        )
+
+
 def next_match(match: Match) -> Match:
     """The next match of the session with the same table and rules; the deal moves on.
 
@@ -620,6 +634,12 @@ def next_match(match: Match) -> Match:
     later = _later_match(match)
     if later is not None:
         return later
+    held = sum(standing(m).hand_count for m in match.session.matches)
+    if held >= NEW_MATCH_BELOW:
+        raise RulesError(
+            "this session holds {hands} hands; start a new session for the next match",
+            hands=held,
+        )
     names = [s.name for s in match.seats]
     parties = [s.party for s in match.seats]
     first = (match.first_dealer + 1) % len(names)
@@ -882,6 +902,7 @@ def save_hand(
         before = standing(match)
         if before.finished:
             raise MatchOverError()
+        _check_room(before.hand_count)
         dealer = (
             before.open_hand.dealer_seat
             if before.open_hand is not None
@@ -1130,6 +1151,7 @@ def open_hand(match: Match, number: int | None = None) -> Hand:
         raise HandClosedError()
     if current.open_hand is not None:
         return current.open_hand
+    _check_room(len(current.rows))
     seq = max((h.seq for h in match.hands), default=0) + 1
     hand = Hand(
         seq=seq,

@@ -6,7 +6,7 @@ import secrets
 from datetime import date
 from typing import Any
 
-from flask import Blueprint, abort, g, make_response, request, session, url_for
+from flask import Blueprint, abort, flash, g, make_response, request, session, url_for
 from flask_babel import gettext
 from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response as WerkzeugResponse
@@ -209,6 +209,9 @@ def next_match(token: str) -> WerkzeugResponse:
         new = services.next_match(match)
     except services.ConflictError:
         abort(409)
+    except RulesError as exc:
+        flash(rules_message(exc), "error")
+        return go_to(url_for("matches.show", token=match.token))
     return go_to(url_for("matches.show", token=new.token))
 
 

@@ -470,3 +470,37 @@ def test_live_static_and_downloads_keep_their_caching(app: Flask, client: FlaskC
     response = client.get(url)
     response.close()
     assert response.cache_control.immutable and not response.cache_control.no_store
+
+
+# -- what the app holds is what it can serve (finding 1) ---------------------------------
+
+
+def test_a_match_takes_no_more_hands_than_the_limit(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scorer import services
+
+    monkeypatch.setattr(services, "MAX_MATCH_HANDS", 2)
+    token = start_match(client, NAMES, target=10_000)
+    enter_hand(client, token, **HAND)
+    enter_hand(client, token, **HAND)
+    response = enter_hand(client, token, status=422, **HAND)
+    assert "Eine Partie hat höchstens 2 Spiele" in page_text(response)
+    assert len(hand_ids(client, token)) == 2
+
+
+def test_a_full_session_starts_no_further_match(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scorer import services
+
+    monkeypatch.setattr(services, "NEW_MATCH_BELOW", 1)
+    token = start_match(client, NAMES, target=100)
+    enter_hand(client, token, **{**HAND, "bid": 250})  # made: the match is over
+    page = client.get(f"/m/{token}").get_data(as_text=True)
+    response = client.post(f"/m/{token}/next", data=form_data(page, "next-match"))
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith(f"/m/{token}")  # no second match
+    assert "neue Sitzung" in page_text(client.get(f"/m/{token}"))
+    with app.app_context():
+        assert _count(app, Match) == 1
