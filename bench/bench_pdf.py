@@ -7,7 +7,7 @@ client.  The first render pays for importing WeasyPrint and reading the fonts
 gives every request — measured with the PDF cache off, so every run renders.
 
 Then, with the cache on (``instance/pdf-cache`` in a temporary folder): the
-PDF of a 60-, 200- and 500-hand match (500 is ``backup.MAX_HANDS``, the most a
+PDF of a 60-, 200- and 500-hand match (500 is ``backup_format.MAX_HANDS``, the most a
 match may hold on import) and the session PDF of the largest session an import
 allows (as many 500-hand matches as fit in one upload of ``MAX_CONTENT_LENGTH``),
 each rendered once and then asked again (served from the cache).  The long
@@ -32,7 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from flask import Flask
 
-from scorer import backup, services
+from scorer import services
+from scorer.services import backup_format as backup
 from tests.builders import make_app, service_match
 
 NAMES = ["Anna", "Bernd", "Jürgen"]
@@ -51,7 +52,7 @@ def session_backup(app: Flask, hands: int, matches: int) -> dict[str, Any]:
     """A backup of one session of ``matches`` matches of ``hands`` hands each."""
     token = service_match(app, NAMES, 30, target=100_000, title="Lange Nacht")
     with app.test_request_context("/"):
-        data = backup.export_sessions([services.get_match(token).session])
+        data = services.export_sessions([services.get_match(token).session])
     session = data["sessions"][0]
     session["token"] = session["view_token"] = "new"  # malformed: the import gives new ones
     template = session["matches"][0]

@@ -537,7 +537,7 @@ def growth(tmp: Path, sizes: tuple[int, ...], runs: int) -> Growth:
     from flask import render_template
     from sqlalchemy import event
 
-    from scorer import fragments, services
+    from scorer import cache, services
     from scorer.extensions import db
     from scorer.views.hands import entry_context
     from tests.builders import make_app, service_match
@@ -554,14 +554,14 @@ def growth(tmp: Path, sizes: tuple[int, ...], runs: int) -> Growth:
 
         def page(token: str = token) -> None:
             # the first load of this version: the sheet and the form rendered, not cached
-            fragments.clear()
+            cache.clear(app)
             response = client.get(f"/m/{token}")
             assert response.status_code == 200
             response.get_data()
 
         def head(token: str = token) -> None:
             # the part above the fold, as the match page computes and renders it
-            fragments.clear()
+            cache.clear(app)
             with app.test_request_context(f"/m/{token}"):
                 match = services.get_match(token)
                 standing = services.standing(match)

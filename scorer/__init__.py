@@ -5,12 +5,12 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, request
 from sqlalchemy import event
-from sqlalchemy.engine import Engine
 
 from .config import Config, from_environment
 from .extensions import babel, csrf, db, htmx, migrate
@@ -29,9 +29,14 @@ def select_locale() -> str:
     return str(current_app.config["BABEL_DEFAULT_LOCALE"])
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+# PRAGMA synchronous takes a keyword; only these are passed on to SQLite
+SYNCHRONOUS_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any, *, synchronous: str = "FULL") -> None:
     # WAL keeps readers off the writer's back and survives a killed process;
-    # foreign keys are off in SQLite unless asked for.
+    # foreign keys are off in SQLite unless asked for.  ``synchronous`` is the
+    # app's SQLITE_SYNCHRONOUS (FULL in production: a saved hand is on the disk).
     module = type(dbapi_connection).__module__
     if not module.startswith("sqlite3"):
         return
@@ -39,7 +44,22 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute(f"PRAGMA synchronous={synchronous}")
     cursor.close()
+
+
+def _listen_for_sqlite(app: Flask) -> None:
+    """Set the pragmas on every new connection of this app's SQLite engines."""
+    synchronous = str(app.config["SQLITE_SYNCHRONOUS"]).upper()
+    if synchronous not in SYNCHRONOUS_LEVELS:
+        raise ValueError(
+            f"SQLITE_SYNCHRONOUS={synchronous!r}: expected one of {', '.join(SYNCHRONOUS_LEVELS)}"
+        )
+    with app.app_context():
+        engines = list(db.engines.values())
+    for engine in engines:
+        if engine.dialect.name == "sqlite":
+            event.listen(engine, "connect", partial(_sqlite_pragmas, synchronous=synchronous))
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -65,14 +85,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         locale_selector=select_locale,
         default_translation_directories=str(Path(__file__).parent / "translations"),
     )
-    if not event.contains(Engine, "connect", _sqlite_pragmas):
-        event.listen(Engine, "connect", _sqlite_pragmas)
+    _listen_for_sqlite(app)
 
-    from . import assets, web
+    from . import assets, cache, web, words
     from .views import hands, live, main, matches, melds, sessions, sheets
 
     assets.init_app(app)
     web.init_app(app)
+    words.init_app(app)
+    cache.init_app(app)
     for module in (main, matches, hands, melds, sheets, sessions, live):
         app.register_blueprint(module.bp)
     return app

@@ -31,6 +31,9 @@ class Config:
     MAX_CONTENT_LENGTH = 2 * 1024 * 1024  # a JSON backup of a whole club fits
     SQLALCHEMY_ENGINE_OPTIONS: ClassVar[dict[str, Any]] = {"pool_pre_ping": True}
     TESTING = False
+    # the match page, its sheet table and its empty hand form kept rendered in memory
+    # (scorer.cache); off: everything is rendered afresh (the tests compare both ways)
+    PAGE_CACHE = True
     # PDF score sheets (scorer.pdf): rendered ones are kept as files, keyed by what they show
     PDF_CACHE = True
     PDF_CACHE_DIR: str | None = None  # default: <instance>/pdf-cache
@@ -41,6 +44,10 @@ class Config:
     PDF_SLOT_DIR: str | None = None  # default: <instance>/pdf-slots
     PDF_SLOT_WAIT = 3.0  # seconds a request waits for a slot before its 503
     PDF_RETRY_AFTER = 10  # seconds, the 503's Retry-After
+    # SQLite's PRAGMA synchronous: FULL waits for the disk on every commit, so a hand the
+    # app has acknowledged survives a power cut.  Only the tests turn it OFF (their
+    # databases are thrown away), where the waiting was half of the suite's time.
+    SQLITE_SYNCHRONOUS = "FULL"
 
 
 def from_environment(instance_path: str) -> dict[str, Any]:

@@ -1,12 +1,15 @@
 """WTForms for the score sheet.  Fields parse into rules types; no database writes.
 
 Every form is a ``FlaskForm`` (CSRF).  A ``RulesError`` found while parsing
-becomes a form error in the user's language, never a 500.
+becomes a form error in the user's language, never a 500.  The hand form of a
+match is built here too (:func:`hand_form`), for the views and for the cached
+empty form (:mod:`scorer.cache`) alike.
 """
 
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -18,6 +21,7 @@ from flask import current_app
 from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from werkzeug.datastructures import MultiDict
 from wtforms import (
     BooleanField,
     Field,
@@ -32,6 +36,7 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
+from .models import Hand, Match
 from .rules import (
     PRESETS,
     SPECIAL_GAMES,
@@ -40,8 +45,8 @@ from .rules import (
     check_bid,
     check_table,
 )
-from .services import HandInput, clean_name, storable
-from .web import rules_message
+from .services import HandInput, Sheet, clean_name, input_of, storable
+from .words import OUTCOME_CHOICES, SUITS, rules_message
 
 try:
     from wtforms.fields.choices import SelectChoice as _SelectChoice
@@ -406,6 +411,18 @@ class NewMatchForm(AppForm):
         super().__init__(*args, **kwargs)
         self.rule_fields: dict[str, Field] = {}
 
+    def process(self, formdata: Any = None, *args: Any, **kwargs: Any) -> None:
+        super().process(formdata, *args, **kwargs)
+        # a name posted past the last seat: the list keeps eight and would drop it unseen
+        posted = self.meta.wrap_formdata(self, formdata)
+        last = self.players.max_entries or 0
+        self.seats_beyond = posted is not None and any(
+            value.strip()
+            for key in posted
+            if key.startswith("players-") and key[8:].isdigit() and int(key[8:]) >= last
+            for value in posted.getlist(key)
+        )
+
     def player_names(self) -> list[str]:
         return [clean_name(f.data or "") for f in self.players if (f.data or "").strip()]
 
@@ -425,6 +442,8 @@ class NewMatchForm(AppForm):
         An empty seat between two names is a mistake (a player forgotten), not
         a smaller table: it is marked instead of silently closing the gap.
         """
+        if self.seats_beyond:
+            raise ValidationError(_l("At most eight players sit at one table."))
         names = self.player_names()
         if len(names) < 2:
             raise ValidationError(_l("Enter at least two players."))
@@ -523,34 +542,17 @@ class PartyForm(Form):
     no_trick = BooleanField(_l("took no trick"))
 
 
-OUTCOMES: tuple[tuple[str, Any], ...] = (
-    ("played", _l("played")),
-    ("gone_off", _l("gone off (abgegangen)")),
-    ("forfeit", _l("forfeit (fault)")),
-    ("durch", _l("Durch")),
-    ("durch_open", _l("Durch open")),
-    ("durch_hand", _l("Durch from the hand")),
-    ("bettel", _l("Bettel")),
-    ("bettel_open", _l("Bettel open")),
-    ("bettel_hand", _l("Bettel from the hand")),
-)
-
-TRUMPS: tuple[tuple[str, Any], ...] = (
-    ("E", _l("Eichel")),
-    ("G", _l("Grün")),
-    ("H", _l("Herz")),
-    ("S", _l("Schellen")),
-)
-
-
 class HandForm(AppForm):
     """A hand: declarer, bid, trump, outcome first; then what the outcome needs."""
 
     declarer = SelectField(_l("Declarer (Spielmacher)"), choices=[], validate_choice=False)
     bid = IntegerField(_l("Bid (Reizwert)"), [Optional(), NumberRange(0, MAX_POINTS)])
-    trump = RadioField(_l("Trump"), choices=choice_list(TRUMPS), validate_choice=False)
+    trump = RadioField(_l("Trump"), choices=choice_list(SUITS.items()), validate_choice=False)
     outcome = RadioField(
-        _l("Outcome"), choices=choice_list(OUTCOMES), default="played", validate_choice=False
+        _l("Outcome"),
+        choices=choice_list(OUTCOME_CHOICES),
+        default="played",
+        validate_choice=False,
     )
     won = RadioField(
         _l("Result"),
@@ -568,7 +570,7 @@ class HandForm(AppForm):
         )
         outcomes = [
             (value, label)
-            for value, label in OUTCOMES
+            for value, label in OUTCOME_CHOICES
             if value not in SPECIAL_GAMES or ruleset.special_value(value) is not None
         ]
         self.outcome.choices = choice_list(outcomes)
@@ -666,6 +668,48 @@ class HandForm(AppForm):
             self.form_errors.append(message)
 
 
+def hand_form(
+    match: Match, sheet: Sheet, hand: Hand | None = None, *, posted: bool = False
+) -> HandForm:
+    """The hand form for this match: as posted, prefilled from ``hand``, or empty.
+
+    An empty form gets a fresh idempotency key; every form not read from the
+    request carries the match's version.
+    """
+    if posted:
+        form = HandForm()
+    elif hand is not None:
+        form = HandForm(formdata=_formdata(input_of(hand)))
+    else:
+        form = HandForm(formdata=None)
+        form.idempotency_key.data = secrets.token_urlsafe(16)
+    form.setup(sheet.ruleset, sheet.parties, has_data=posted or hand is not None)
+    if not posted:
+        form.version.data = str(match.version)
+    return form
+
+
+def _formdata(data: HandInput) -> MultiDict[str, Any]:
+    """A saved hand as the hand form would post it (the correction form starts from it)."""
+    pairs: list[tuple[str, Any]] = [
+        ("declarer", "" if data.declarer is None else str(data.declarer)),
+        ("bid", str(data.bid or "")),
+        ("trump", data.trump or ""),
+        ("outcome", data.outcome),
+        ("won", "" if data.won is None else ("1" if data.won else "0")),
+    ]
+    for i, melds in enumerate(data.melds):
+        pairs.append((f"parties-{i}-melds", str(melds) if melds else ""))
+        names = data.meld_names[i] if i < len(data.meld_names) else None
+        pairs.append((f"parties-{i}-meld_names", ",".join(names or [])))
+        tricks = data.tricks[i] if i < len(data.tricks) else None
+        pairs.append((f"parties-{i}-tricks", "" if tricks is None else str(tricks)))
+        took = data.took_trick[i] if i < len(data.took_trick) else None
+        if took is False:
+            pairs.append((f"parties-{i}-no_trick", "y"))
+    return MultiDict(pairs)
+
+
 def _party_index(value: Any, parties: int) -> int | None:
     """A party index from the form, or None (the live preview runs on unvalidated input)."""
     text = str(value).strip() if value is not None else ""
@@ -693,7 +737,7 @@ class MeldEntryForm(AppForm):
     """One meld written during a two-player hand."""
 
     party = SelectField(_l("Player"), choices=choice_list([("0", "1"), ("1", "2")]))
-    trump = RadioField(_l("Trump"), choices=choice_list(TRUMPS), validate_choice=False)
+    trump = RadioField(_l("Trump"), choices=choice_list(SUITS.items()), validate_choice=False)
     meld = SelectField(_l("Meld"), choices=[], validate_choice=False)
     points = IntegerField(_l("Points"), [Optional(), NumberRange(1, 5000)])
     version = HiddenField()

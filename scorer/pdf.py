@@ -40,9 +40,10 @@ from flask_babel import format_date, get_locale, gettext
 from markupsafe import Markup
 
 from . import services
+from .forms import PRESET_LABELS, RULE_OPTIONS
 from .models import GameSession, Match
-from .rules import Ruleset
-from .web import outcome_text, signed, suit_name
+from .rules import Ruleset, deck_size
+from .words import outcome_text, signed, suit_name
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +60,7 @@ class FetchRefused(ValueError):
     """A URL outside our static files (WeasyPrint logs it and leaves the resource out)."""
 
 
-# -- words for the sheet (suit and outcome names: scorer.web) -----------------
+# -- words for the sheet (suit and outcome names: scorer.words) ---------------
 
 
 def _end_text(ruleset: Ruleset) -> str:
@@ -74,8 +75,6 @@ def _end_text(ruleset: Ruleset) -> str:
 
 def ruleset_line(ruleset: Ruleset) -> str:
     """The rules in one line: preset, table, deck, end, bids."""
-    from .forms import PRESET_LABELS
-
     parts = [str(PRESET_LABELS.get(ruleset.preset, ruleset.preset))]
     if ruleset.teams:
         parts.append(
@@ -87,8 +86,7 @@ def ruleset_line(ruleset: Ruleset) -> str:
         )
     else:
         parts.append(gettext("%(players)s players", players=ruleset.players))
-    cards = 32 if ruleset.deck == "piquet" else (48 if ruleset.sevens else 40)
-    parts.append(gettext("%(cards)s cards", cards=cards))
+    parts.append(gettext("%(cards)s cards", cards=deck_size(ruleset)))
     parts.append(_end_text(ruleset))
     if not ruleset.open_play:
         parts.append(gettext("bids from %(min)s", min=ruleset.min_bid))
@@ -109,8 +107,6 @@ def _value(value: Any) -> str:
 
 def house_rules(ruleset: Ruleset) -> list[str]:
     """The house rules that differ from the ruleset's preset, one short phrase each."""
-    from .forms import RULE_OPTIONS
-
     labels = {o.name: str(o.label) for o in RULE_OPTIONS}
     out = []
     for key, value in ruleset.overrides().items():

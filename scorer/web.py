@@ -1,8 +1,9 @@
-"""What every view shares: fragment-or-page rendering, errors, headers, formatting.
+"""What every view shares: fragment-or-page rendering, redirects, errors, headers.
 
 One helper, :func:`render`, decides between the whole page and the fragment
-for htmx requests and sets ``Vary: HX-Request``.  :func:`rules_message` turns a
-``RulesError`` into the user's language.
+for htmx requests and sets ``Vary: HX-Request``.  The words the pages show
+(suits, outcomes, numbers, rules messages) are :mod:`scorer.words`; the kept
+parts of the match page are :mod:`scorer.cache`.
 """
 
 from __future__ import annotations
@@ -12,14 +13,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, g, make_response, redirect, render_template, request
-from flask_babel import format_decimal, get_locale, gettext, lazy_gettext
+from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, SecurityError
+from werkzeug.exceptions import HTTPException, NotFound, SecurityError
 from werkzeug.routing import BaseConverter
 from werkzeug.wrappers import Response as WerkzeugResponse
 
+from . import services
 from .extensions import db, htmx
-from .rules import SPECIAL_GAMES, RulesError
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -90,126 +91,6 @@ def go_to(target: str) -> WerkzeugResponse:
     return redirect(target, code=303)
 
 
-def rules_message(error: RulesError) -> str:
-    """A rules error in the user's language (the English template is the msgid)."""
-    params = error.params
-    try:
-        text = str(gettext(error.template))
-        return text.format(**params) if params else text
-    except (KeyError, IndexError, ValueError):
-        return str(error)
-
-
-# The words of the sheet, translated lazily: one lookup per use, not a dict
-# of gettext calls per row.
-SUIT_NAMES = {
-    "E": lazy_gettext("Eichel"),
-    "G": lazy_gettext("Grün"),
-    "H": lazy_gettext("Herz"),
-    "S": lazy_gettext("Schellen"),
-}
-OUTCOME_WORDS = {
-    "gone_off": lazy_gettext("gone off"),
-    "forfeit": lazy_gettext("forfeit"),
-    "durch": lazy_gettext("Durch"),
-    "durch_open": lazy_gettext("Durch open"),
-    "durch_hand": lazy_gettext("Durch hand"),
-    "bettel": lazy_gettext("Bettel"),
-    "bettel_open": lazy_gettext("Bettel open"),
-    "bettel_hand": lazy_gettext("Bettel hand"),
-    "open_play": lazy_gettext("hand"),
-}
-
-
-def suit_name(letter: str | None) -> str:
-    """The suit's German name (the same in both languages, as on the cards)."""
-    name = SUIT_NAMES.get(letter or "")
-    return str(name) if name is not None else ""
-
-
-def outcome_text(hand: Any) -> str:
-    """How the sheet names a hand's outcome: made, failed, gone off, Durch won …"""
-    if hand.outcome == "played":
-        return gettext("made") if hand.made else gettext("failed")
-    word = OUTCOME_WORDS.get(hand.outcome)
-    text = str(word) if word is not None else hand.outcome
-    if hand.outcome in SPECIAL_GAMES:
-        text += " " + (gettext("won") if hand.won else gettext("lost"))
-    return text
-
-
-def meld_label(name: str) -> str:
-    """A meld name of RULES.md section 3 in the user's words: ``pair H`` → "Paar Herz"."""
-    suits = SUIT_NAMES
-    ranks = {
-        "A": gettext("aces"),
-        "10": gettext("tens"),
-        "K": gettext("kings"),
-        "O": gettext("Ober"),
-        "U": gettext("Unter"),
-        "7": gettext("sevens"),
-    }
-    kind, _, target = name.partition(" ")
-    if kind == "pair":
-        return gettext("Pair %(suit)s", suit=suits.get(target, target))
-    if kind == "family":
-        return gettext("Family %(suit)s", suit=suits.get(target, target))
-    if kind == "double_family":
-        return gettext("Double family %(suit)s", suit=suits.get(target, target))
-    if kind == "four":
-        return gettext("Four %(rank)s", rank=ranks.get(target, target))
-    if kind == "eight":
-        return gettext("Eight %(rank)s", rank=ranks.get(target, target))
-    fixed = {
-        "binokel": gettext("Binokel"),
-        "double_binokel": gettext("Double Binokel"),
-        "gross_binokel": gettext("Groß-Binokel"),
-        "diss": gettext("Diss"),
-    }
-    return fixed.get(name, name)
-
-
-def bonus_label(spec: str) -> str:
-    """A going-off or failed bonus setting in words: ``per_player 10`` → "10 per player"."""
-    kind, _, amount = spec.partition(" ")
-    if kind == "per_player":
-        return gettext("%(n)s per player dealt in", n=amount)
-    if kind == "flat":
-        return gettext("%(n)s each", n=amount)
-    if kind == "half_bid":
-        return gettext("half the bid")
-    return gettext("nothing")
-
-
-# the thousands separator of the languages we speak (babel's standard decimal pattern
-# groups by three there); the sheet formats hundreds of numbers per page
-_GROUP = {"de": ".", "en": ","}
-
-
-def _integer(points: int) -> str:
-    locale = get_locale()
-    group = _GROUP.get(locale.language) if locale is not None else None
-    if group is None or locale.territory is not None:
-        return format_decimal(points)
-    return f"{points:,}".replace(",", group) if points >= 1000 else str(points)
-
-
-def signed(points: int | None) -> str:
-    """A result as the sheet writes it: losses in brackets, ``(−400)``."""
-    if points is None:
-        return ""
-    if points < 0:
-        return f"(−{_integer(-points)})"
-    return _integer(points)
-
-
-def money(cents: int) -> str:
-    """Cents as euros in the user's locale: ``1,20 €``."""
-    from flask_babel import format_currency
-
-    return format_currency(cents / 100, "EUR")
-
-
 def _security_headers(response: Response) -> Response:
     response.headers.setdefault("Content-Security-Policy", CSP)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
@@ -263,7 +144,7 @@ def _server_error(error: Exception) -> tuple[str, int]:
 
 
 def init_app(app: Flask) -> None:
-    """Hooks, error pages, the ``token`` URL converter and template helpers.
+    """Hooks, error pages and the ``token`` URL converter.
 
     Called before the blueprints are registered: their rules use the converter.
     """
@@ -273,16 +154,6 @@ def init_app(app: Flask) -> None:
     app.after_request(_no_store)
     app.register_error_handler(CSRFError, _csrf_error)
     app.register_error_handler(HTTPException, _error_page)
+    # a link or id that names no row (services raise their own NotFound): the same 404 page
+    app.register_error_handler(services.NotFound, lambda _: _error_page(NotFound()))
     app.register_error_handler(500, _server_error)
-    app.jinja_env.filters["signed"] = signed
-    app.jinja_env.filters["money"] = money
-    app.jinja_env.filters["bonus"] = bonus_label
-    app.jinja_env.globals["get_locale"] = get_locale
-    app.jinja_env.globals["rules_message"] = rules_message
-    app.jinja_env.globals["meld_label"] = meld_label
-    from .fragments import fresh_form, sheet_table
-
-    app.jinja_env.globals["sheet_table"] = sheet_table
-    app.jinja_env.globals["fresh_form"] = fresh_form
-    app.jinja_env.globals["suit_name"] = suit_name
-    app.jinja_env.globals["outcome_text"] = outcome_text

@@ -1,5 +1,8 @@
 // scorer.js — the few behaviours htmx does not give; no inline script (CSP).
-// Every form still works without it by POST-redirect-GET.
+// Every form still works without it by POST-redirect-GET.  htmx itself does the
+// rest from attributes: the hand form's timeout (hx-request) and its single send
+// at a time (hx-sync), and the read-only pages' polls (the server answers 204 while
+// the page is current, and htmx does not swap a 204).
 //
 // 1. The hand form survives a lost connection.  What is typed is kept in
 //    localStorage (per match); a hand that could not be sent stays in the
@@ -7,19 +10,16 @@
 //    it is sent again — with the same idempotency key, so the server can never
 //    save it twice — as soon as the phone is online again, also after a reload.
 //    Changed while it waits, it is another hand and gets a new key.
-// 2. The read-only pages poll a fragment; an unchanged answer (the server said
-//    304, the browser gave us its cached copy) is not swapped in again.
+// 2. Answers that arrive out of order: an answer older than what the page shows
+//    is not swapped in over it.
 (function () {
   "use strict";
 
   var RETRY_MS = 3000;
-  var SEND_TIMEOUT_MS = 15000;
-  // connection trouble: nothing came back, or a proxy in front of a restarting app
-  var RETRYABLE = { 0: true, 502: true, 503: true, 504: true };
+  // a proxy in front of a restarting app: the hand is sent again, as when nothing came back
+  var PROXY_TROUBLE = { 502: true, 503: true, 504: true };
 
-  var inflight = null; // the XMLHttpRequest of a hand being sent
   var timer = null;
-  var lastLive = {};
 
   // -- storage (private mode or a full disk must not break the form) -------
 
@@ -51,6 +51,33 @@
 
   function boxOf(form) {
     return form ? form.closest("[data-draft-key]") : null;
+  }
+
+  // the element that sent a request (detail.elt is where the event fires: a parent
+  // still on the page when the answer has replaced the sender)
+  function sentBy(evt) {
+    var config = evt.detail && evt.detail.requestConfig;
+    return (config && config.elt) || (evt.detail && evt.detail.elt) || null;
+  }
+
+  function isHandForm(elt) {
+    return Boolean(elt && elt.id === "hand-form");
+  }
+
+  // the hand form on the page, when this request is the hand form's own
+  function sender(evt) {
+    return isHandForm(sentBy(evt)) ? handForm() : null;
+  }
+
+  // the draft of the hand form that sent this request: after the answer is in, that
+  // form may have been swapped out (with the page around it, or alone on a 422)
+  function draftOf(evt) {
+    var elt = sentBy(evt);
+    if (!isHandForm(elt)) {
+      return null;
+    }
+    var box = boxOf(elt) || boxOf(handForm());
+    return box ? box.getAttribute("data-draft-key") : null;
   }
 
   function handForm() {
@@ -173,9 +200,10 @@
       stopRetrying();
       return;
     }
-    if (!navigator.onLine || inflight || form.classList.contains("htmx-request")) {
+    if (!navigator.onLine) {
       return;
     }
+    // a send of this form still on its way: its hx-sync drops this one
     say(form, text(form, "retry"));
     if (typeof form.requestSubmit === "function") {
       form.requestSubmit();
@@ -230,58 +258,65 @@
   document.addEventListener("input", onEdit);
   document.addEventListener("change", onEdit);
 
-  document.addEventListener("htmx:configRequest", function (evt) {
-    if (evt.detail.elt === handForm()) {
-      // a request that hangs in a dead spot counts as lost; it is sent again
-      evt.detail.timeout = SEND_TIMEOUT_MS;
-    }
-  });
-
   document.addEventListener("htmx:beforeRequest", function (evt) {
-    var form = handForm();
-    var sending = form && evt.detail.elt === form;
+    var form = sender(evt);
     if (!navigator.onLine) {
       // known to be offline: do not even try (no errors, no lost polls)
       evt.preventDefault();
-      if (sending) {
-        keepForLater(form);
-      }
-      return;
-    }
-    if (sending) {
-      store(form, true); // until the server confirms, this hand is "sent, not saved"
-      inflight = evt.detail.xhr;
-    }
-  });
-
-  document.addEventListener("htmx:afterRequest", function (evt) {
-    if (!inflight || evt.detail.xhr !== inflight) {
-      return;
-    }
-    inflight = null;
-    var status = evt.detail.xhr.status;
-    var form = handForm();
-    if (RETRYABLE[status]) {
       if (form) {
         keepForLater(form);
       }
       return;
     }
-    var key = form ? keyOf(form) : null;
-    if (status >= 200 && status < 300) {
-      if (key) {
-        forget(key);
-      }
-      stopRetrying();
-      return;
+    if (form) {
+      store(form, true); // until the server confirms, this hand is "sent, not saved"
     }
-    // 409 (someone else saved first) or 422 (not a valid hand): the answer is
-    // on the page; what was typed stays as a draft for the fresh form.
+  });
+
+  // nothing came back: the connection dropped, or the request hung in a dead spot
+  // longer than the form's hx-request timeout
+  function lost(evt) {
+    var form = sender(evt);
+    if (form) {
+      keepForLater(form);
+    }
+  }
+
+  document.addEventListener("htmx:sendError", lost);
+  document.addEventListener("htmx:timeout", lost);
+
+  // the server answered, but not with the hand saved: 409 (someone else saved first)
+  // and 422 (not a valid hand) are on the page, anything else is an error page that
+  // htmx does not swap in.  What was typed stays as a draft, not waiting to be sent.
+  function settleDraft(key) {
     stopRetrying();
-    var saved = key ? read(key) : null;
+    var saved = read(key);
     if (saved) {
       saved.pending = false;
       write(key, saved);
+    }
+  }
+
+  document.addEventListener("htmx:responseError", function (evt) {
+    var form = sender(evt);
+    if (form && PROXY_TROUBLE[evt.detail.xhr.status]) {
+      keepForLater(form);
+    } else if (form) {
+      settleDraft(keyOf(form));
+    }
+  });
+
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    var key = draftOf(evt);
+    // the failures (nothing came back, an error status) are handled above
+    if (!key || !evt.detail.successful) {
+      return;
+    }
+    if (evt.detail.xhr.status < 300) {
+      forget(key); // saved: the next hand starts from an empty form
+      stopRetrying();
+    } else {
+      settleDraft(key);
     }
   });
 
@@ -304,20 +339,6 @@
     if (found && Number(found[1]) < shown) {
       evt.detail.shouldSwap = false;
     }
-  });
-
-  // -- the read-only pages --------------------------------------------------
-
-  document.addEventListener("htmx:beforeSwap", function (evt) {
-    var target = evt.detail.target;
-    if (!target || !target.hasAttribute("data-live") || evt.detail.xhr.status !== 200) {
-      return;
-    }
-    var body = evt.detail.xhr.responseText;
-    if (lastLive[target.id] === body) {
-      evt.detail.shouldSwap = false;
-    }
-    lastLive[target.id] = body;
   });
 
   document.addEventListener("htmx:afterSettle", setUp);

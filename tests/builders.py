@@ -6,8 +6,12 @@ tests on PostgreSQL; without it every test gets its own SQLite file.
 
 from __future__ import annotations
 
+import io
 import os
 import re
+import tempfile
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
@@ -47,6 +51,8 @@ def make_app(tmp_path: Path, **extra: Any) -> Flask:
         "SECRET_KEY": "test-secret-not-used-in-production",
         "SQLALCHEMY_DATABASE_URI": url,
         "WTF_CSRF_ENABLED": False,
+        # a test's database is thrown away: no waiting for the disk on every commit
+        "SQLITE_SYNCHRONOUS": "OFF",
     }
     config.update(extra)
     app = create_app(config)
@@ -56,6 +62,25 @@ def make_app(tmp_path: Path, **extra: Any) -> Flask:
             db.session.commit()
         db.create_all()
     return app
+
+
+@contextmanager
+def fresh_app(tmp_path: Path | None = None, **extra: Any) -> Iterator[Flask]:
+    """:func:`make_app` for a ``with`` block; its database connections are closed after.
+
+    Without ``tmp_path`` the SQLite file goes to a temporary folder of its own (for a
+    hypothesis example, which cannot use a test's ``tmp_path`` fixture).
+    """
+    with ExitStack() as stack:
+        if tmp_path is None:
+            tmp_path = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        app = make_app(tmp_path, **extra)
+        try:
+            yield app
+        finally:
+            with app.app_context():
+                db.session.remove()
+                db.engine.dispose()
 
 
 CSRF_RE = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
@@ -364,3 +389,24 @@ def hand_count(app: Flask, token: str, *, live: bool = False) -> int:
     with app.app_context():
         match = services.get_match(token)
         return len(services.live_hands(match) if live else match.hands)
+
+
+def multipart(form: dict[str, Any]) -> dict[str, Any]:
+    """``client.post`` arguments for ``form`` as multipart/form-data, encoded in memory.
+
+    Values are text, or ``(bytes, filename)`` for a file.  The test client's own
+    encoder spools a large body to a temporary file that it never closes (a
+    ResourceWarning, which ``filterwarnings = error`` turns into a failure whenever
+    the garbage collector happens to run).
+    """
+    from werkzeug.datastructures import FileStorage
+    from werkzeug.test import encode_multipart
+
+    values: dict[str, Any] = {}
+    for name, value in form.items():
+        if isinstance(value, tuple):
+            raw, filename = value
+            value = FileStorage(io.BytesIO(raw), filename=filename, content_type="application/json")
+        values[name] = value
+    boundary, body = encode_multipart(values)
+    return {"data": body, "content_type": f"multipart/form-data; boundary={boundary}"}

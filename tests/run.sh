@@ -24,6 +24,7 @@ fi
 .venv/bin/ruff format --check scorer/rules tests/rules
 .venv/bin/mypy
 .venv/bin/mypy --strict --follow-imports=silent scorer/rules  # the rules alone, strictly
+.venv/bin/lint-imports --no-cache --no-logo  # the layers of .importlinter, no import circles
 
 # the tests run in parallel, one worker per core (each PostgreSQL worker in a schema of
 # its own, see tests/builders.py)

@@ -11,6 +11,7 @@ from .match import (
     advance,
     check_deals,
     check_table,
+    check_teams,
     dealer_of,
     expand_active,
     leader_of,
@@ -41,6 +42,7 @@ from .ruleset import (
     Ruleset,
     dabb_size,
     deck,
+    deck_size,
     hand_size,
 )
 from .settlement import (
@@ -95,10 +97,12 @@ __all__ = [
     "check_deals",
     "check_meld",
     "check_table",
+    "check_teams",
     "complete_tricks",
     "dabb_size",
     "dealer_of",
     "deck",
+    "deck_size",
     "expand_active",
     "format_cards",
     "hand_size",

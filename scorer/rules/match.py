@@ -300,7 +300,7 @@ def check_table(ruleset: Ruleset, players: int) -> None:
         # open play (melds written during the hand, no bidding) is the two-player game
         raise RulesError("this game is for two players, not {players}", players=players)
     if not ruleset.open_play or ruleset.deck == "piquet":
-        hand_size(ruleset, players - (1 if ruleset.dealer_sits_out else 0))
+        hand_size(ruleset, players_dealt_in(ruleset))
     if ruleset.end == "deals" and ruleset.deals % players:
         raise RulesError(
             "the number of deals ({deals}) must be a multiple of the players ({players})",
@@ -309,6 +309,28 @@ def check_table(ruleset: Ruleset, players: int) -> None:
         )
     # the table as the sheet will replay it
     replay(ruleset, players, [])
+
+
+def check_teams(ruleset: Ruleset, parties: Sequence[int]) -> None:
+    """Whether ``parties`` (the party of every seat, in seat order) makes the ruleset's
+    teams: one entry per seat, and every party holds exactly ``team_size`` seats.
+
+    An entry that names no party (``-1``: no team chosen) leaves its team short.
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> check_teams(PRESETS["kreuzbinokel"], [0, 1, 0, 1])
+    >>> check_teams(PRESETS["kreuzbinokel"], [0, 0, 0, 1])
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.RulesError: every team needs exactly 2 players
+    >>> check_teams(PRESETS["sechser"], [0, 1, 2, 0, 1, -1])
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.RulesError: every team needs exactly 2 players
+    """
+    counts = [list(parties).count(p) for p in range(ruleset.parties)]
+    if len(parties) != ruleset.players or any(c != ruleset.team_size for c in counts):
+        raise RulesError("every team needs exactly {size} players", size=ruleset.team_size)
 
 
 def reached_target(ruleset: Ruleset, totals: Sequence[int]) -> int | None:

@@ -445,6 +445,15 @@ def deck(ruleset: Ruleset) -> Counter[Card]:
     return Counter({Card(suit, rank): ruleset.copies for suit in Suit for rank in ruleset.ranks})
 
 
+def deck_size(ruleset: Ruleset) -> int:
+    """How many cards the ruleset's deck has: 40, 48 with the sevens, 32 in the Swiss game.
+
+    >>> deck_size(Ruleset()), deck_size(PRESETS["sechser"]), deck_size(PRESETS["schweizer"])
+    (40, 48, 32)
+    """
+    return sum(deck(ruleset).values())
+
+
 # (active players, sevens) -> (hand size after pressing, Dabb)
 _HAND_SIZES: dict[tuple[int, bool], tuple[int, int]] = {
     (3, False): (12, 4),
@@ -466,11 +475,10 @@ def _sizes(ruleset: Ruleset, players: int) -> tuple[int, int]:
         raise RulesError("the two-player game draws from a stock and has no fixed hand size")
     elif (players, ruleset.sevens) in _HAND_SIZES:
         return _HAND_SIZES[(players, ruleset.sevens)]
-    cards = 32 if ruleset.deck == "piquet" else (48 if ruleset.sevens else 40)
     raise RulesError(
         "{players} players cannot be dealt from the {cards}-card deck",
         players=players,
-        cards=cards,
+        cards=deck_size(ruleset),
     )
 
 

@@ -14,16 +14,22 @@ from typing import Any
 
 from flask import Blueprint, abort, request, url_for
 from flask_babel import gettext
-from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import services
-from ..forms import ConfirmForm, HandForm, MeldEntryForm, TricksForm, choice_list
+from ..forms import ConfirmForm, HandForm, MeldEntryForm, TricksForm, choice_list, hand_form
 from ..models import Hand, Match
-from ..rules import PRESETS, RulesError, hand_size
-from ..rules.melds import available_melds, meld_points
+from ..rules import (
+    PRESETS,
+    RulesError,
+    available_melds,
+    hand_size,
+    offered_points,
+    players_dealt_in,
+)
 from ..services import ConflictError, KeyReusedError, MatchOverError, Sheet
-from ..web import go_to, is_htmx, render, rules_message
+from ..web import go_to, is_htmx, render
+from ..words import rules_message
 
 bp = Blueprint("hands", __name__)
 
@@ -36,50 +42,11 @@ def _version(form: Any) -> int | None:
         return None
 
 
-def hand_form(
-    match: Match, sheet: Sheet, hand: Hand | None = None, *, posted: bool = False
-) -> HandForm:
-    """The hand form for this match, from the request or prefilled from ``hand``."""
-    if posted:
-        form = HandForm()
-    elif hand is not None:
-        data = services.input_of(hand)
-        form = HandForm(formdata=_formdata(data))
-    else:
-        form = HandForm(formdata=None)
-        form.idempotency_key.data = secrets.token_urlsafe(16)
-    form.setup(sheet.ruleset, sheet.parties, has_data=posted or hand is not None)
-    if not posted:
-        form.version.data = str(match.version)
-    return form
-
-
-def _formdata(data: services.HandInput) -> MultiDict[str, Any]:
-    pairs: list[tuple[str, Any]] = [
-        ("declarer", "" if data.declarer is None else str(data.declarer)),
-        ("bid", str(data.bid or "")),
-        ("trump", data.trump or ""),
-        ("outcome", data.outcome),
-        ("won", "" if data.won is None else ("1" if data.won else "0")),
-    ]
-    for i, melds in enumerate(data.melds):
-        pairs.append((f"parties-{i}-melds", str(melds) if melds else ""))
-        names = data.meld_names[i] if i < len(data.meld_names) else None
-        pairs.append((f"parties-{i}-meld_names", ",".join(names or [])))
-        tricks = data.tricks[i] if i < len(data.tricks) else None
-        pairs.append((f"parties-{i}-tricks", "" if tricks is None else str(tricks)))
-        took = data.took_trick[i] if i < len(data.took_trick) else None
-        if took is False:
-            pairs.append((f"parties-{i}-no_trick", "y"))
-    return MultiDict(pairs)
-
-
-def party_hand_sizes(sheet: Sheet) -> int | None:
+def _hand_size(sheet: Sheet) -> int | None:
     """Cards in a hand after pressing at this table (None: no fixed size)."""
     ruleset = sheet.ruleset
-    active = ruleset.players - (1 if ruleset.dealer_sits_out else 0)
     try:
-        return hand_size(ruleset, active)
+        return hand_size(ruleset, players_dealt_in(ruleset))
     except RulesError:
         return None
 
@@ -96,7 +63,7 @@ def entry_context(
     """What the match page and its fragments need.
 
     An empty form for a new hand looks the same for every request at this version but
-    for its CSRF token and idempotency key (``fragments.fresh_form`` keeps it rendered
+    for its CSRF token and idempotency key (``cache.fresh_form`` keeps it rendered
     and builds the WTForms form only when it has to render it), so none is built here.
     """
     fresh_form_ok = form is None and hand is None and preview is None and error is None
@@ -114,7 +81,7 @@ def entry_context(
         "confirm": ConfirmForm(formdata=None, version=str(match.version))
         if sheet.finished or sheet.ruleset.open_play
         else None,
-        "hand_size": party_hand_sizes(sheet),
+        "hand_size": _hand_size(sheet),
         "preset_of": PRESETS.get(sheet.ruleset.preset),
         "fresh_form_ok": fresh_form_ok,
         "idempotency_key": secrets.token_urlsafe(16),
@@ -401,21 +368,10 @@ def two_player_context(
         "tricks_form": tricks_form,
         "melds_so_far": melds_so_far,
         "meld_names": names,
-        "meld_values": {n: _meld_value(n, trump, ruleset) for n in names},
+        "meld_values": {n: offered_points(n, trump, ruleset) for n in names},
         "trump": trump,
         "live_totals": [t + m for t, m in zip(sheet.totals, melds_so_far, strict=True)],
     }
-
-
-def _meld_value(name: str, trump: str | None, ruleset: Any) -> int:
-    """A meld button's points; before the trump is chosen, a meld that exists only
-    in trump (the Swiss family) is valued as if its suit were trump."""
-    try:
-        return meld_points(name, trump, ruleset)
-    except RulesError:
-        if trump is not None:
-            raise
-        return meld_points(name, name.rpartition(" ")[2], ruleset)
 
 
 def _two_player_change(

@@ -2,8 +2,10 @@
 
 Everything here is a GET and reads by ``view_token`` only, so a share link can
 look but never change anything.  The pages poll a fragment every few seconds
-(htmx); the fragment answers a conditional GET with 304 while nothing has
-changed, so the phones and the TV watching a table cost almost nothing.
+(htmx).  The fragment's URL says which version the page shows (``?shown=``, the
+fragment's ETag): while that is still current the answer is 204 No Content, which
+htmx leaves alone, and a conditional GET gets 304 — so the phones and the TV
+watching a table cost almost nothing and the page is only swapped when it changed.
 """
 
 from __future__ import annotations
@@ -16,12 +18,10 @@ from typing import Any
 
 import segno
 from flask import Blueprint, Response, abort, make_response, request, url_for
-from sqlalchemy import bindparam, func, select
 from werkzeug.http import is_resource_modified
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import select_locale, services
-from ..extensions import db
 from ..models import GameSession, Match
 from ..web import render
 
@@ -43,20 +43,32 @@ def _read_only(response: WerkzeugResponse) -> WerkzeugResponse:
     return response
 
 
+def _etag(tag: str) -> str:
+    """The fragment's ETag (and ``?shown=`` value) for the state ``tag`` describes.
+
+    It carries the language too: the same match reads differently in German.
+    """
+    # the selector's own answer ("de", "en"): the same text as str(get_locale()), without
+    # parsing a babel Locale on the 204/304 path
+    return hashlib.sha256(f"{tag}/{select_locale()}".encode()).hexdigest()[:20]
+
+
 def _conditional(
     tag: str, last_modified: datetime, build: Callable[[], WerkzeugResponse]
 ) -> WerkzeugResponse:
-    """``build()`` the response, or 304 when the client's copy is still current.
+    """``build()`` the response, or nothing when the client already shows this state.
 
-    The tag carries the language too: the same match reads differently in German.
+    304 for a conditional GET whose copy is current; 204 when the page says (its
+    ``?shown=``) that it shows this state — htmx does not swap a 204.
     """
-    # the selector's own answer ("de", "en"): the same text as str(get_locale()), without
-    # parsing a babel Locale on the 304 path
-    etag = hashlib.sha256(f"{tag}/{select_locale()}".encode()).hexdigest()[:20]
-    if is_resource_modified(request.environ, etag=etag, last_modified=last_modified):
-        response = build()
-    else:
+    etag = _etag(tag)
+    response: WerkzeugResponse
+    if not is_resource_modified(request.environ, etag=etag, last_modified=last_modified):
         response = make_response("", 304)
+    elif request.args.get("shown") == etag:
+        response = make_response("", 204)
+    else:
+        response = build()
     # weak: the same fragment goes out gzip-, brotli- or zstd-compressed (and a strong
     # tag would get the encoding appended by Flask-Compress, so it would never match)
     response.set_etag(etag, weak=True)
@@ -72,6 +84,8 @@ def _match_context(match: Match) -> dict[str, Any]:
         "sheet": services.sheet(match),
         "next_match": later[0] if later else None,
         "poll": POLL,
+        # what the page shows, in the URL it polls: the same state again is a 204
+        "shown": _etag(_tag(match.id, match.version, len(match.session.matches))),
     }
 
 
@@ -87,30 +101,15 @@ def match(view_token: str) -> WerkzeugResponse:
     return _read_only(render("live/match.html", "live/_match.html", **_match_context(row)))
 
 
-_OTHER = Match.__table__.alias("other")
-# what the poll's ETag needs, in one statement and without loading a row into the ORM:
-# the match's id, version and last change, and how many matches its session has
-_POLL_STATE = select(
-    Match.id,
-    Match.version,
-    Match.updated_at,
-    select(func.count())
-    .select_from(_OTHER)
-    .where(_OTHER.c.session_id == Match.session_id)
-    .scalar_subquery(),
-).where(Match.view_token == bindparam("view_token"))
-
-
 @bp.get("/v/<token:view_token>/sheet")
 def match_sheet(view_token: str) -> WerkzeugResponse:
-    """The part of the read-only match page that changes (polled; 304 when unchanged).
+    """The part of the read-only match page that changes (polled; 204/304 when unchanged).
 
     The phones and the TV at a table ask every few seconds and nearly always get a
-    304, so that path reads four values with one Core statement on a connection of
+    204 (or a 304), so that path reads four values with one Core statement on a connection of
     its own (no ORM objects, no session cookie) and renders nothing.
     """
-    with db.engine.connect() as connection:
-        state = connection.execute(_POLL_STATE, {"view_token": view_token}).first()
+    state = services.poll_state(view_token)
     if state is None:
         abort(404)
     match_id, version, updated_at, matches = state
@@ -124,7 +123,12 @@ def match_sheet(view_token: str) -> WerkzeugResponse:
 
 def _session_context(row: GameSession) -> dict[str, Any]:
     matches = [(m, services.sheet(m)) for m in row.matches]
-    return {"game_session": row, "matches": matches, "poll": POLL}
+    return {
+        "game_session": row,
+        "matches": matches,
+        "poll": POLL,
+        "shown": _etag(_session_tag(row)[0]),
+    }
 
 
 def _session_tag(row: GameSession) -> tuple[str, datetime]:
@@ -142,7 +146,7 @@ def session(view_token: str) -> WerkzeugResponse:
 
 @bp.get("/v/s/<token:view_token>/sheet")
 def session_sheet(view_token: str) -> WerkzeugResponse:
-    """The polled part of the read-only session page (304 when unchanged)."""
+    """The polled part of the read-only session page (204/304 when unchanged)."""
     row = services.get_session_for_view(view_token)
     tag, changed = _session_tag(row)
     return _conditional(tag, changed, lambda: render("live/_session.html", **_session_context(row)))

@@ -11,7 +11,7 @@ from flask_babel import gettext
 from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from .. import fragments, services
+from .. import cache, services
 from ..forms import (
     PRESET_LABELS,
     RULE_GROUPS,
@@ -23,8 +23,9 @@ from ..forms import (
     rules_field_errors,
     ruleset_from_form,
 )
-from ..rules import PRESETS, RulesError, Ruleset
-from ..web import go_to, is_htmx, render, rules_message
+from ..rules import PRESETS, RulesError, Ruleset, check_teams
+from ..web import go_to, render
+from ..words import rules_message
 from .hands import entry_context
 
 bp = Blueprint("matches", __name__)
@@ -149,12 +150,7 @@ def _parties_from_form(form: NewMatchForm, ruleset: Ruleset) -> list[int] | None
     # the team letters' values; anything else (5000 digits, "٣") is no team
     teams = [str(p) for p in range(ruleset.parties)]
     chosen = [teams.index(f.data) if f.data in teams else -1 for f in form.team_of][:seats]
-    counts = [chosen.count(p) for p in range(ruleset.parties)]
-    if len(chosen) != seats or any(c != ruleset.team_size for c in counts):
-        raise RulesError(
-            "every team needs exactly {size} players",
-            size=ruleset.team_size,
-        )
+    check_teams(ruleset, chosen)
     return chosen
 
 
@@ -162,18 +158,17 @@ def _parties_from_form(form: NewMatchForm, ruleset: Ruleset) -> list[int] | None
 def show(token: str) -> WerkzeugResponse:
     """The match page: progress, who deals, the entry form, the sheet.
 
-    A page of a version already rendered comes from ``fragments`` with this
+    A page of a version already rendered comes from :mod:`scorer.cache` with this
     request's CSRF token and a fresh idempotency key (one statement, nothing
     rendered); otherwise the top comes from the standing and the sheet table from
     its own cache.
     """
     state = services.match_state(token)
     remember(state.token)
-    fragment = is_htmx()
     cacheable = "_flashes" not in session
-    key = fragments.page_key(token, state.version, state.updated_at, fragment)
     if cacheable:
-        html = fragments.cached_page(key, generate_csrf, secrets.token_urlsafe(16))
+        key = cache.page_key(token, state.version, state.updated_at)
+        html = cache.cached_page(key, generate_csrf, secrets.token_urlsafe(16))
         if html is not None:
             response = make_response(html)
             response.vary.add("HX-Request")
@@ -185,8 +180,8 @@ def show(token: str) -> WerkzeugResponse:
     if cacheable and context["fresh_form_ok"] and not sheet.ruleset.open_play:
         # the key of what was read, not of the first statement: a save in between
         # must not file the newer page under the older version
-        key = fragments.page_key(token, match.version, match.updated_at, fragment)
-        fragments.keep_page(
+        key = cache.page_key(token, match.version, match.updated_at)
+        cache.keep_page(
             key,
             response.get_data(as_text=True),
             g.get("csrf_token"),

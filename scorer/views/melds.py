@@ -29,7 +29,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField
 
 from .. import services
-from ..forms import PRESET_LABELS, TRUMPS, AppForm, HandForm
+from ..forms import PRESET_LABELS, AppForm, HandForm
 from ..rules import (
     PRESETS,
     Card,
@@ -48,7 +48,8 @@ from ..rules.calculator import (
     player_choices,
     tap,
 )
-from ..web import is_htmx, meld_label, render
+from ..web import is_htmx, render
+from ..words import RANK_HEADS, SUIT_MELD_KINDS, SUITS, meld_label
 
 bp = Blueprint("melds", __name__)
 
@@ -127,13 +128,6 @@ def meld_rows(calc: Calculator) -> dict[str, Any]:
     }
 
 
-KIND_LABELS = {
-    "pair": _l("Pair"),
-    "family": _l("Family"),
-    "double_family": _l("Double family"),
-}
-
-
 def breakdown(calc: Calculator) -> list[dict[str, Any]]:
     """The melds of the result with how often each counts and their points."""
     result = calc.final
@@ -196,16 +190,6 @@ def label(name: str) -> str:
     return _label(str(get_locale()), name)
 
 
-RANK_LABELS = {
-    "A": _l("Aces"),
-    "10": _l("Tens"),
-    "K": _l("Kings"),
-    "O": _l("Ober"),
-    "U": _l("Unter"),
-    "7": _l("Sevens"),
-}
-
-
 def context(calc: Calculator, form: CalculatorForm, **extra: Any) -> dict[str, Any]:
     """The template context; every name starts with ``calc`` (the hand form shares it)."""
     form.melds.data = ",".join(calc.declared)
@@ -219,8 +203,8 @@ def context(calc: Calculator, form: CalculatorForm, **extra: Any) -> dict[str, A
         "calc_lines": breakdown(calc),
         "calc_offer": implied_offer(calc),
         "calc_rundgang": calc.rundgang,
-        "calc_kinds": KIND_LABELS,
-        "calc_ranks": RANK_LABELS,
+        "calc_kinds": SUIT_MELD_KINDS,
+        "calc_ranks": RANK_HEADS,
         "calc_htmx": is_htmx(),
         "calc_sprite": url_for("static", filename="cards/suits.svg"),
         "calc_label": label,
@@ -259,7 +243,7 @@ def calculator() -> WerkzeugResponse:
         declared=form.melds.data,
         cards=form.cards.data,
     )
-    form.trump.choices = [("", _l("none yet")), *TRUMPS]
+    form.trump.choices = [("", _l("none yet")), *SUITS.items()]
     form.trump.data = calc.trump or ""
     tap(calc, pressed(form))
     return render(

@@ -2,7 +2,7 @@
 
 ``/s/<token>`` is the session page (the session's edit token, as the match
 links are).  The stake can be changed there; the settlement covers the
-finished matches.  A session exports as JSON (``scorer.backup``) and any
+finished matches.  A session exports as JSON (``scorer.services.backup``) and any
 backup file can be imported on ``/import`` — all of it or nothing.  On the
 command line: ``flask --app scorer backup export [TOKEN…] > file.json`` and
 ``flask --app scorer backup import file.json`` (every session of the
@@ -29,19 +29,18 @@ from flask import (
 from flask_babel import format_date, gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField, FileRequired
-from sqlalchemy import select
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response as WerkzeugResponse
 from wtforms import SelectField, StringField
 from wtforms.validators import Length, Optional
 
-from .. import backup, services
-from ..extensions import db
+from .. import services
 from ..forms import STAKE_BASES, AppForm, choice_list, euros_to_cents, printable
 from ..models import GameSession
 from ..pdf import PdfBusy, busy_response, sheets_pdf
 from ..rules import RulesError
-from ..web import render, rules_message
+from ..web import render
+from ..words import rules_message
 from .matches import RECENT_KEY, remember
 from .sheets import download, file_name
 
@@ -116,7 +115,7 @@ def pdf(token: str) -> Response:
 
 
 def _json(data: dict[str, Any], name: str) -> Response:
-    text = backup.dumps(data)
+    text = services.dumps(data)
     return download(text.encode("utf-8"), "application/json", name)
 
 
@@ -125,33 +124,32 @@ def export(token: str) -> Response:
     """The session as a backup file."""
     row = services.get_session(token)
     name = file_name("scorer", row.title, row.created_at.date().isoformat(), ext="json")
-    return _json(backup.export_sessions([row]), name)
+    return _json(services.export_sessions([row]), name)
 
 
 @bp.get("/backup.json")
 def export_device() -> Response:
     """Every session this device has opened, as one backup file."""
-    tokens = list(session.get(RECENT_KEY, []))
-    rows = (
-        db.session.execute(
-            select(GameSession).where(GameSession.token.in_(tokens)).order_by(GameSession.id)
-        )
-        .scalars()
-        .all()
-        if tokens
-        else []
-    )
-    return _json(backup.export_sessions(rows), "scorer-backup.json")
+    rows = services.device_sessions(list(session.get(RECENT_KEY, [])))
+    return _json(services.export_sessions(rows), "scorer-backup.json")
 
 
 IMPORT_COMMAND = "flask --app scorer backup import FILE"
 
 
+def _reason(error: services.BackupError) -> str:
+    """Why a backup was refused, in the user's language (a refusal by the rules too)."""
+    if error.cause is None:
+        return str(error)
+    reason = rules_message(error.cause)
+    return f"{error.where}: {reason}" if error.where else reason
+
+
 def _import_page(form: ImportForm, *, status: int = 200, error: str | None = None) -> Response:
     limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
     limits = {
-        "session_hands": backup.MAX_SESSION_HANDS,
-        "file_hands": backup.MAX_FILE_HANDS,
+        "session_hands": services.MAX_SESSION_HANDS,
+        "file_hands": services.MAX_FILE_HANDS,
         "size": f"{limit / (1024 * 1024):g}",
         "command": IMPORT_COMMAND,
     }
@@ -173,11 +171,11 @@ def import_page() -> WerkzeugResponse:
         upload.close()  # a big upload is spooled to a temporary file
     try:
         rows = services.import_backup(raw)
-    except backup.BackupError as exc:
+    except services.BackupError as exc:
         return _import_page(
             form,
             status=422,
-            error=gettext("Nothing was imported: %(reason)s", reason=str(exc)),
+            error=gettext("Nothing was imported: %(reason)s", reason=_reason(exc)),
         )
     for row in reversed(rows):
         remember(row.token)
@@ -223,22 +221,22 @@ def export_command(tokens: tuple[str, ...]) -> None:
     """Write a backup of every session (or of the sessions with these tokens) to stdout."""
     if tokens:
         rows = [services.get_session(t) for t in tokens]
-        data = backup.export_sessions(rows)
+        data = services.export_sessions(rows)
     else:
-        data = backup.export_all()
-    click.echo(backup.dumps(data))
+        data = services.export_all()
+    click.echo(services.dumps(data))
 
 
 @bp.cli.command("import")
 @click.argument("path", type=click.File("rb"))
 def import_command(path: Any) -> None:
     """Import a backup file (all of it or nothing)."""
-    try:
-        # the messages and the rules' checks speak the default language
-        with current_app.test_request_context("/"):
+    # the messages and the rules' checks speak the default language
+    with current_app.test_request_context("/"):
+        try:
             rows = services.import_backup(path.read())
-    except backup.BackupError as exc:
-        click.echo(f"Nothing was imported: {exc}", err=True)
-        sys.exit(1)
+        except services.BackupError as exc:
+            click.echo(f"Nothing was imported: {_reason(exc)}", err=True)
+            sys.exit(1)
     for row in rows:
         click.echo(f"{row.token}\t{row.title}\t{len(row.matches)} matches")

@@ -7,8 +7,8 @@ import re
 from flask import Blueprint, Response
 
 from .. import services
-from ..backup import sheet_csv
 from ..pdf import PdfBusy, busy_response, sheet_pdf
+from ..spreadsheet import sheet_csv
 
 bp = Blueprint("sheets", __name__)
 

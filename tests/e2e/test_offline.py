@@ -120,7 +120,7 @@ def lossy_page(browser: Any, live_server: LiveServer) -> Iterator[Page]:
         lambda msg: (
             problems.append(msg.text)
             if msg.type == "error"
-            and msg.text not in ("htmx:sendError", "htmx:afterRequest")
+            and msg.text not in ("htmx:sendError", "htmx:timeout", "htmx:afterRequest")
             and not msg.text.startswith("Failed to load resource")
             else None
         ),
@@ -215,3 +215,57 @@ def test_a_waiting_hand_changed_goes_out_under_a_new_key(
         hand = db.session.execute(select(Hand)).scalar_one()
         assert (hand.bid, hand.idempotency_key) == (350, changed)
         db.session.remove()
+
+
+def test_a_hand_whose_send_hangs_counts_as_lost_and_is_sent_again_once(
+    lossy_page: Page, live_server: LiveServer
+) -> None:
+    page = lossy_page
+    token = new_match(live_server)
+    page.goto(f"/m/{token}")
+    fill_hand(page)
+    # the form's own timeout (hx-request) is 15 s; a second is enough to see it work
+    page.evaluate(
+        """() => document.getElementById('hand-form')
+                 .setAttribute('hx-request', JSON.stringify({timeout: 1000}))"""
+    )
+    hanging: list[Any] = []
+    page.route("**/hands", lambda route: hanging.append(route))  # no answer, ever
+    save(page)
+    expect(page.locator("#hand-form .offline-note")).to_be_visible()
+    assert stored(page, token)["pending"] is True
+    assert len(hanging) == 1  # given up by the page (the browser cancelled it)
+    page.unroute("**/hands")
+
+    expect(page.locator(ROWS)).to_have_count(1, timeout=10_000)
+    assert hands_saved(live_server) == 1
+    assert stored(page, token) is None
+
+
+def test_a_double_tap_on_save_sends_the_hand_once(page: Page, live_server: LiveServer) -> None:
+    token = new_match(live_server)
+    page.goto(f"/m/{token}")
+    fill_hand(page)
+    posts: list[str] = []
+    page.on(
+        "request",
+        lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/hands") else None,
+    )
+
+    def slowly(route: Any) -> None:
+        page.wait_for_timeout(300)  # a slow answer: the second tap comes while it is on its way
+        route.continue_()
+
+    page.route("**/hands", slowly)
+    page.evaluate(
+        """() => { window.submits = 0;
+                   document.addEventListener('submit', () => { window.submits += 1; }, true); }"""
+    )
+    # Enter in a field taps the form's default button, which stays enabled while sending
+    page.locator("#bid").press("Enter")
+    page.locator("#bid").press("Enter")
+    expect(page.locator(ROWS)).to_have_count(1)
+    page.wait_for_timeout(1_000)
+    assert page.evaluate("() => window.submits") == 2  # two taps ...
+    assert len(posts) == 1, posts  # ... one hand sent
+    assert hands_saved(live_server) == 1

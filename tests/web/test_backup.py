@@ -13,14 +13,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from scorer import backup, services
+from scorer import services
 from scorer.extensions import db
 from scorer.models import GameSession, Hand, HandEvent, Match
-from scorer.services import HandInput
+from scorer.services import HandInput, backup, backup_format
 from tests.builders import (
     csrf_token_from,
+    fresh_app,
     hand_input,
-    make_app,
     page_text,
     service_match,
     session_token_of,
@@ -121,26 +121,23 @@ def test_round_trip_across_two_fresh_databases(
     assert data["format"] == "scorer-backup" and data["version"] == 1
     # a second installation (on PostgreSQL the same server, emptied by make_app)
     (tmp_path / "other").mkdir()
-    other = make_app(tmp_path / "other")
-    client = other.test_client()
-    response = upload(client, json.dumps(data))
-    assert response.status_code == 302, response.get_data(as_text=True)
-    assert response.headers["Location"].endswith(f"/s/{session}")  # tokens kept
-    after = snapshot(other, session)
-    assert after == before
-    assert before["balances"] and before["matches"][0]["finished"]
-    with other.app_context():
-        tokens = {m.token for m in services.get_session(session).matches}
-    assert tokens == {m["token"] for m in data["sessions"][0]["matches"]}
-    # the imported session is remembered on this device and can be exported again
-    assert client.get(f"/s/{session}").status_code == 200
-    again = json.loads(client.get(f"/s/{session}/backup.json").data)
-    for item in (again, data):
-        item.pop("exported_at")
-    assert again == data
-    with other.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    with fresh_app(tmp_path / "other") as other:
+        client = other.test_client()
+        response = upload(client, json.dumps(data))
+        assert response.status_code == 302, response.get_data(as_text=True)
+        assert response.headers["Location"].endswith(f"/s/{session}")  # tokens kept
+        after = snapshot(other, session)
+        assert after == before
+        assert before["balances"] and before["matches"][0]["finished"]
+        with other.app_context():
+            tokens = {m.token for m in services.get_session(session).matches}
+        assert tokens == {m["token"] for m in data["sessions"][0]["matches"]}
+        # the imported session is remembered on this device and can be exported again
+        assert client.get(f"/s/{session}").status_code == 200
+        again = json.loads(client.get(f"/s/{session}/backup.json").data)
+        for item in (again, data):
+            item.pop("exported_at")
+        assert again == data
 
 
 def test_import_twice_gives_new_tokens_and_the_same_sheets(
@@ -384,8 +381,8 @@ def test_csv_sheet_for_spreadsheets(app: Flask, client: FlaskClient) -> None:
 
 
 def test_export_module_refuses_foreign_json(app: Flask) -> None:
-    with app.test_request_context("/"), pytest.raises(backup.BackupError):
-        backup.parse(b'{"format": "other"}')
+    with app.test_request_context("/"), pytest.raises(services.BackupError):
+        backup_format.parse(b'{"format": "other"}')
 
 
 # -- limits: what the app can serve, and what the web import takes ------------------
@@ -450,8 +447,8 @@ def test_the_largest_session_fits_the_web_import_and_comes_back(
     token = service_match(app, NAMES, hands, target=100_000, title="Ö" * 80)
     session = session_token_of(app, token)
     data = json.loads(client.get(f"/s/{session}/backup.json").data)
-    per_match = backup.MAX_SESSION_HANDS // 2
-    assert per_match <= backup.MAX_HANDS
+    per_match = backup_format.MAX_SESSION_HANDS // 2
+    assert per_match <= backup_format.MAX_HANDS
     big = _big_session(data, 2, per_match)
     response = upload(client, json.dumps(big))
     assert response.status_code == 302, page_text(response)[:500]
@@ -478,7 +475,7 @@ def test_a_session_whose_backup_would_not_fit_the_web_import_is_refused(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _, data, _ = exported
-    size = len(backup.dumps({"s": data["sessions"][0]}).encode())
+    size = len(backup_format.dumps({"s": data["sessions"][0]}).encode())
     monkeypatch.setattr(backup, "MAX_SESSION_BYTES", size // 2)
     before = counts(app)
     response = upload(client, json.dumps(data))
@@ -609,7 +606,7 @@ def test_a_nan_target_would_be_refused_by_the_rules_too(
 ) -> None:
     _, data, _ = exported
     poisoned = _tamper(data, f"{R}.target", float("nan"))
-    with app.test_request_context("/?lang=en"), pytest.raises(backup.BackupError, match="target"):
+    with app.test_request_context("/?lang=en"), pytest.raises(services.BackupError, match="target"):
         backup.load(poisoned)
 
 

@@ -13,6 +13,8 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorer.rules import PRESETS, Ruleset, players_dealt_in
+from scorer.rules.calculator import Calculator, Tap, player_choices, tap
 from tests.builders import HX, csrf_token_from, form_data, hand_data, page_text, start_match
 
 EN = {"lang": "en"}
@@ -551,6 +553,54 @@ keys = st.sampled_from(
 params = st.dictionaries(keys, values, max_size=8)
 
 
+def expected(
+    data: dict[str, str],
+    *,
+    ruleset: Ruleset | None = None,
+    players: int | None = None,
+    declarer: bool | None = None,
+    declared: str | None = None,
+) -> Calculator:
+    """What ``scorer.rules.calculator`` makes of a form: the state, then the tap.
+
+    For the page, the rules and the players come from the form as the page reads
+    them (an unknown preset is the standard game, players it cannot seat are the
+    preset's own); inside a hand, from the match (the keyword arguments).
+    """
+    if ruleset is None:
+        ruleset = PRESETS.get(data.get("preset", ""), PRESETS["standard"])
+        choices = player_choices(ruleset)
+        try:
+            players = int(data.get("players") or "")
+        except ValueError:
+            players = None
+        if players not in choices:
+            dealt_in = players_dealt_in(ruleset)
+            players = dealt_in if dealt_in in choices else None
+    calc = Calculator.start(
+        ruleset,
+        trump=data.get("trump"),
+        players=players,
+        mode=data.get("mode"),
+        declarer=data.get("declarer", "") not in ("", "false") if declarer is None else declarer,
+        declared=data.get("melds") if declared is None else declared,
+        cards=data.get("cards"),
+    )
+    tap(
+        calc,
+        Tap(
+            go=data.get("go"),
+            clear=bool(data.get("clear")),
+            back=data.get("back"),
+            upgrade=data.get("upgrade"),
+            card=data.get("card"),
+            add=data.get("add"),
+            implied=bool(data.get("implied")),
+        ),
+    )
+    return calc
+
+
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -562,6 +612,54 @@ def test_any_input_on_the_page_is_answered(
     clean = {k: v.replace("\x00", "") for k, v in data.items()}
     response = client.get("/melds", query_string=clean, headers=HX)
     assert response.status_code == 200
+    # the page shows what the rules compute for the same state and tap, and says why
+    # a tap was refused exactly when the rules refused it
+    calc = expected(clean)
+    assert total_of(response) == calc.total
+    assert bool(error_of(response)) == (calc.error is not None)
+
+
+# taps a Schreiber makes: real melds and cards of the deck, one button at a time
+real_melds = st.sampled_from(
+    ["pair H", "pair E", "family G", "binokel", "four A", "four K", "diss"]
+)
+real_cards = st.sampled_from(["HK:1", "HO:1", "GO:1", "SU:1", "EA:1", "EA:2", "S10:1"])
+real_taps = st.one_of(
+    st.builds(lambda m: {"add": m}, real_melds),
+    st.builds(lambda m: {"back": m}, real_melds),
+    st.builds(lambda m: {"upgrade": m}, real_melds),
+    st.builds(lambda c: {"mode": "cards", "card": c}, real_cards),
+    st.just({"implied": "1"}),
+    st.just({"clear": "1"}),
+)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    preset=st.sampled_from(["standard", "sechser", "kreuzbinokel"]),
+    trump=st.sampled_from(["E", "G", "H", "S"]),
+    declared=st.lists(real_melds, max_size=6),
+    cards=st.lists(real_cards, max_size=6),
+    pressed=real_taps,
+)
+def test_a_real_tap_shows_the_total_the_rules_compute(
+    client: FlaskClient,
+    preset: str,
+    trump: str,
+    declared: list[str],
+    cards: list[str],
+    pressed: dict[str, str],
+) -> None:
+    state = {"preset": preset, "trump": trump, "melds": ",".join(declared)}
+    state["cards"] = " ".join(c.partition(":")[0] for c in cards)
+    data = {**state, **pressed}
+    response = client.get("/melds", query_string=data, headers=HX)
+    assert response.status_code == 200
+    calc = expected(data)
+    assert total_of(response) == calc.total
+    assert bool(error_of(response)) == (calc.error is not None)
 
 
 @pytest.fixture
@@ -576,9 +674,29 @@ def match_token(client: FlaskClient) -> str:
 def test_any_input_in_the_hand_is_answered(
     client: FlaskClient, match_token: str, data: dict[str, str], party: str, htmx: bool
 ) -> None:
-    form = {f"calc{party}-{k}": v.replace("\x00", "") for k, v in data.items()}
-    form.update({"trump": data.get("trump", "H"), "declarer": data.get("players", "0")})
+    clean = {k: v.replace("\x00", "") for k, v in data.items()}
+    form = {f"calc{party}-{k}": v for k, v in clean.items()}
+    form.update({"trump": clean.get("trump", "H"), "declarer": clean.get("players", "0")})
     response = client.post(
         f"/m/{match_token}/calculator?party={party}", data=form, headers=HX if htmx else {}
     )
     assert response.status_code == 200
+    ruleset = PRESETS["standard"]
+    # opened (no mode in the post yet), the panel starts from the party's line: empty here
+    opening = "mode" not in clean
+    calc = expected(
+        {**clean, "trump": form["trump"]},
+        ruleset=ruleset,
+        players=players_dealt_in(ruleset),
+        declarer=form["declarer"] == party,
+        declared="" if opening else clean.get("melds"),
+    )
+    html = response.get_data(as_text=True)
+    if clean.get("take") or clean.get("addto"):
+        # taken over: the party's meld field holds the total (nothing was there to add to)
+        assert f"{calc.total}" in page_text(html.split('id="calc-taken-', 1)[1][:300])
+    elif clean.get("close"):
+        assert "calc-sum" not in html
+    else:
+        assert total_of(response) == calc.total
+        assert bool(error_of(response)) == (calc.error is not None)

@@ -9,8 +9,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorer.backup import csv_cell
 from scorer.services import HandInput
+from scorer.spreadsheet import csv_cell
 from tests.builders import service_match
 
 HOSTILE = ['=HYPERLINK("http://e.x","c")', "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(1+1)"]

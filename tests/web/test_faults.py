@@ -32,7 +32,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import event, func, select, text
 from sqlalchemy.engine import Engine
 
-from scorer import backup, create_app, services
+from scorer import create_app, services
 from scorer.extensions import db
 from scorer.models import Hand, HandEvent, Match
 from scorer.rules import PRESETS
@@ -279,7 +279,7 @@ def test_next_match_from_two_phones_at_once_makes_one_match(app: Flask) -> None:
     assert [n for _, n in matches_of(app)] == [1, 2]
     # and the session's backup imports again (a second "match 2" made it refuse)
     with app.app_context():
-        data = backup.export_sessions([services.get_match(token).session])
+        data = services.export_sessions([services.get_match(token).session])
         db.session.remove()
     body = {"file": (io.BytesIO(json.dumps(data).encode()), "backup.json")}
     response = app.test_client().post("/import", data=body, content_type="multipart/form-data")

@@ -1,4 +1,4 @@
-"""The cached parts of the match page (``scorer.fragments``) read exactly as rendered afresh."""
+"""The cached parts of the match page (``scorer.cache``) read exactly as rendered afresh."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorer import fragments, services
+from scorer import cache, services
 from tests.builders import HX, hand_input, service_match
 
 NAMES = ["Anna", "Bernd", "Carl"]
@@ -35,14 +35,14 @@ def test_the_cached_page_reads_as_a_fresh_render(
     ]
     for token in tokens:
         url = f"/m/{token}?lang={lang}"
-        fragments.clear()
+        cache.clear(app)
         first = _page(client, url)  # renders and keeps the table and the form
         again = _page(client, url)  # both from the cache
         fragment = _page(client, url, headers=HX)
-        monkeypatch.setattr(fragments, "ENABLED", False)
+        monkeypatch.setitem(app.config, "PAGE_CACHE", False)
         fresh = _page(client, url)
         fresh_fragment = _page(client, url, headers=HX)
-        monkeypatch.setattr(fragments, "ENABLED", True)
+        monkeypatch.setitem(app.config, "PAGE_CACHE", True)
         assert first == again == fresh, token
         assert fragment == fresh_fragment, token
         assert 'id="sheet"' in fresh
@@ -72,25 +72,25 @@ def test_an_unchanged_page_is_kept_and_a_change_shows_at_once(
     app: Flask, client: FlaskClient
 ) -> None:
     token = service_match(app, NAMES, 3, target=100_000)
-    fragments.clear()
+    cache.clear(app)
     client.get(f"/m/{token}")
-    assert len(fragments._pages) == 1
+    assert len(cache.caches_of(app).pages) == 1
     html = client.get(f"/m/{token}").get_data(as_text=True)
     assert html.count('<tr id="hand-') == 3
     with app.app_context():
         services.save_hand(services.get_match(token), hand_input(3, 7))
     html = client.get(f"/m/{token}").get_data(as_text=True)
     assert html.count('<tr id="hand-') == 4
-    assert len(fragments._pages) == 2  # the old version is simply not asked for again
+    assert len(cache.caches_of(app).pages) == 2  # the old version is simply not asked for again
 
 
 def test_a_two_player_page_is_always_rendered(app: Flask, client: FlaskClient) -> None:
     # its forms change with every meld written (and carry their own keys): not kept
     token = service_match(app, ["Anna", "Bernd"], preset="schweizer")
-    fragments.clear()
+    cache.clear(app)
     for _ in range(2):
         assert client.get(f"/m/{token}").status_code == 200
-    assert not fragments._pages
+    assert not len(cache.caches_of(app).pages)
 
 
 def test_a_flashed_message_is_shown_once_on_a_kept_page(app: Flask, client: FlaskClient) -> None:

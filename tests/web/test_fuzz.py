@@ -8,13 +8,10 @@ posts to the same match, and whatever the answer, a refused hand saves nothing.
 from __future__ import annotations
 
 import copy
-import io
 import json
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,9 +25,10 @@ from tests.builders import (
     HX,
     csrf_token_from,
     form_data,
+    fresh_app,
     hand_count,
     hand_data,
-    make_app,
+    multipart,
     service_match,
     session_token_of,
     setup_data,
@@ -46,18 +44,6 @@ junk = st.one_of(
     st.integers(-(10**12), 10**12).map(str),
     st.text(max_size=12),
 )
-
-
-@contextmanager
-def built_app() -> Iterator[Flask]:
-    with tempfile.TemporaryDirectory() as tmp:
-        app = make_app(Path(tmp))
-        try:
-            yield app
-        finally:
-            with app.app_context():
-                db.session.remove()
-                db.engine.dispose()
 
 
 def hand_fields(parties: int) -> st.SearchStrategy[dict[str, str]]:
@@ -86,7 +72,7 @@ HOW = st.tuples(st.sampled_from(["/preview", ""]), st.booleans())
 
 
 def test_random_hand_forms_never_fail() -> None:
-    with built_app() as app:
+    with fresh_app() as app:
         client = app.test_client()
         token = start_match(client, ["Anna", "Bert", "Carl"], target=10_000)
         # a valid hand without version and key: whatever is not overridden gets saved
@@ -102,7 +88,7 @@ def test_random_hand_forms_never_fail() -> None:
 
 
 def test_random_hand_forms_at_a_dealer_sits_out_table_never_fail() -> None:
-    with built_app() as app:
+    with fresh_app() as app:
         client = app.test_client()
         token = start_match(client, ["Anna", "Bert", "Carl", "Dora"], "vier_mit_aussetzer")
         base = hand_data(client, token, declarer=1, bid=180, trump="H", tricks=[0, 130, 60])
@@ -117,7 +103,7 @@ def test_random_hand_forms_at_a_dealer_sits_out_table_never_fail() -> None:
 
 
 def test_random_corrections_never_fail() -> None:
-    with built_app() as app:
+    with fresh_app() as app:
         client = app.test_client()
         token = start_match(client, ["Anna", "Bert", "Carl", "Dora"], "kreuzbinokel")
         data = hand_data(client, token, declarer=0, bid=180, trump="H", melds=[60], tricks=[130])
@@ -162,7 +148,7 @@ SETUP_KEYS = [
 
 
 def test_random_setup_forms_never_fail() -> None:
-    with built_app() as app:
+    with fresh_app() as app:
         client = app.test_client()
         bases = [
             setup_data(client, ["Anna", "Bert", "Carl"]),
@@ -204,7 +190,7 @@ def test_random_setup_forms_never_fail() -> None:
 
 
 def test_random_two_player_forms_never_fail() -> None:
-    with built_app() as app:
+    with fresh_app() as app:
         client = app.test_client()
         token = start_match(client, ["Anna", "Bert"], "schweizer", target=10_000)
         keys = ["party", "meld", "trump", "points", "version"]
@@ -257,60 +243,54 @@ class World:
 
 @contextmanager
 def world() -> Iterator[World]:
-    from scorer import backup, services
+    from scorer import services
     from scorer.models import HandMeld
     from scorer.rules import PRESETS
 
-    with tempfile.TemporaryDirectory() as tmp:
-        app = make_app(Path(tmp), WTF_CSRF_ENABLED=True)
-        try:
-            running = service_match(app, NAMES, 4, target=10_000, title="Krone")
-            session = session_token_of(app, running)
-            finished = service_match(app, NAMES, 40, target=300, session_token=session)
-            with app.app_context():
-                two = services.start_match(
-                    names=["Anna", "Bert"],
-                    ruleset=PRESETS["zweier"],
-                    session=services.get_session(session),
-                )
-                services.write_meld(two, 0, "pair H", 40)
-                services.write_meld(two, 1, "four A", 100)
-                two_token = two.token
-                hands = {
-                    token: [h.id for h in services.get_match(token).hands if h.status == "closed"]
-                    for token in (running, two_token, finished)
-                }
-                entries = list(db.session.execute(select(HandMeld.id)).scalars())
-                data = backup.export_sessions([services.get_session(session)])
-                db.session.remove()
-            client = app.test_client()
-            page = client.get("/new").get_data(as_text=True)
-            setup = form_data(page, "setup-form") | {"action": "start"}
-            setup.update({f"players-{i}": name for i, name in enumerate(NAMES)})
-            hand = hand_data(client, running, declarer=0, bid=180, trump="H", melds=[60],
-                             tricks=[130, 60])  # fmt: skip
-            hand.update(version=CURRENT, idempotency_key="")
-            bases = {(e, running): hand for e in ("hands.create", "hands.update", "hands.preview")}
-            bases[("melds.in_hand", running)] = hand
-            bases[("hands.write_meld", two_token)] = {"party": "1", "meld": "pair E"}
-            bases[("hands.set_trump", two_token)] = {"party": "0", "trump": "G"}
-            bases[("hands.finish", two_token)] = {"parties-0-tricks": "130"}
-            yield World(
-                app,
-                client,
-                csrf_token_from(page),
-                [running, two_token, finished],
-                session,
-                hands,
-                entries,
-                json.loads(json.dumps(data)),
-                setup,
-                bases,
+    with fresh_app(WTF_CSRF_ENABLED=True) as app:
+        running = service_match(app, NAMES, 4, target=10_000, title="Krone")
+        session = session_token_of(app, running)
+        finished = service_match(app, NAMES, 40, target=300, session_token=session)
+        with app.app_context():
+            two = services.start_match(
+                names=["Anna", "Bert"],
+                ruleset=PRESETS["zweier"],
+                session=services.get_session(session),
             )
-        finally:
-            with app.app_context():
-                db.session.remove()
-                db.engine.dispose()
+            services.write_meld(two, 0, "pair H", 40)
+            services.write_meld(two, 1, "four A", 100)
+            two_token = two.token
+            hands = {
+                token: [h.id for h in services.get_match(token).hands if h.status == "closed"]
+                for token in (running, two_token, finished)
+            }
+            entries = list(db.session.execute(select(HandMeld.id)).scalars())
+            data = services.export_sessions([services.get_session(session)])
+            db.session.remove()
+        client = app.test_client()
+        page = client.get("/new").get_data(as_text=True)
+        setup = form_data(page, "setup-form") | {"action": "start"}
+        setup.update({f"players-{i}": name for i, name in enumerate(NAMES)})
+        hand = hand_data(client, running, declarer=0, bid=180, trump="H", melds=[60],
+                         tricks=[130, 60])  # fmt: skip
+        hand.update(version=CURRENT, idempotency_key="")
+        bases = {(e, running): hand for e in ("hands.create", "hands.update", "hands.preview")}
+        bases[("melds.in_hand", running)] = hand
+        bases[("hands.write_meld", two_token)] = {"party": "1", "meld": "pair E"}
+        bases[("hands.set_trump", two_token)] = {"party": "0", "trump": "G"}
+        bases[("hands.finish", two_token)] = {"parties-0-tricks": "130"}
+        yield World(
+            app,
+            client,
+            csrf_token_from(page),
+            [running, two_token, finished],
+            session,
+            hands,
+            entries,
+            json.loads(json.dumps(data)),
+            setup,
+            bases,
+        )
 
 
 def _keys(*names: str) -> st.SearchStrategy[str]:
@@ -387,7 +367,7 @@ def post_rules(app: Flask) -> list[Any]:
 
 
 def test_every_post_route_is_fuzzed() -> None:
-    with built_app() as app:
+    with fresh_app() as app:
         assert {r.endpoint for r in post_rules(app)} == set(FIELDS)
 
 
@@ -439,12 +419,11 @@ def _post_one(w: World, endpoint: str, data: st.DataObject) -> None:
         version = _version(w, match)
         form.update({k: version for k, v in fields.items() if v == CURRENT})
     if endpoint == "sessions.import_page":
-        form["file"] = (io.BytesIO(data.draw(backup_files(w.backup))), "backup.json")
+        form["file"] = (data.draw(backup_files(w.backup)), "backup.json")
     form["csrf_token"] = w.csrf
     response = w.client.post(
-        path, query_string=query, data=form, headers=HX if htmx else {},
-        content_type="multipart/form-data",
-    )  # fmt: skip
+        path, query_string=query, headers=HX if htmx else {}, **multipart(form)
+    )
     assert response.status_code < 500, (path, query, fields)
     assert response.status_code != 400 or endpoint not in ("hands.create", "matches.new"), (
         "the CSRF token was refused",

@@ -25,9 +25,9 @@ from tests.builders import (
     HX,
     enter_hand,
     form_data,
+    fresh_app,
     hand_data,
     hand_ids,
-    make_app,
     page_text,
     setup_data,
     start_match,
@@ -361,20 +361,19 @@ def test_the_cached_match_page_is_kept_per_host(app: Flask, client: FlaskClient)
     assert f"https://localhost/v/{view}" in html
 
 
-def test_every_fragment_key_has_the_host(app: Flask) -> None:
-    from scorer import fragments
+def test_every_cache_key_has_the_host(app: Flask) -> None:
+    from scorer import cache
 
     keys = []
     for base in ("http://a.example/", "https://a.example/", "http://b.example/x/"):
-        with app.test_request_context("/", base_url=base):
-            keys.append(fragments.request_key())
+        with app.test_request_context("/m/abc", base_url=base):
+            keys.append(cache.page_key("abc", 1, None))
     assert len(set(keys)) == 3
 
 
 def test_trusted_hosts_from_the_environment(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TRUSTED_HOSTS", " scorer.example.org, localhost ,")
-    app = make_app(tmp_path)
-    try:
+    with fresh_app(tmp_path) as app:
         assert app.config["TRUSTED_HOSTS"] == ["scorer.example.org", "localhost"]
         client = app.test_client()
         assert client.get("/").status_code == 200
@@ -383,10 +382,6 @@ def test_trusted_hosts_from_the_environment(tmp_path: Any, monkeypatch: pytest.M
         assert response.status_code == 400
         assert "evil.example" not in response.get_data(as_text=True)
         assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
-    finally:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
     monkeypatch.delenv("TRUSTED_HOSTS")
     open_app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://"})
     assert open_app.config["TRUSTED_HOSTS"] is None
@@ -478,9 +473,9 @@ def test_live_static_and_downloads_keep_their_caching(app: Flask, client: FlaskC
 def test_a_match_takes_no_more_hands_than_the_limit(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from scorer import services
+    from scorer.services import writes
 
-    monkeypatch.setattr(services, "MAX_MATCH_HANDS", 2)
+    monkeypatch.setattr(writes, "MAX_MATCH_HANDS", 2)
     token = start_match(client, NAMES, target=10_000)
     enter_hand(client, token, **HAND)
     enter_hand(client, token, **HAND)
@@ -492,9 +487,9 @@ def test_a_match_takes_no_more_hands_than_the_limit(
 def test_a_full_session_starts_no_further_match(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from scorer import services
+    from scorer.services import starting
 
-    monkeypatch.setattr(services, "NEW_MATCH_BELOW", 1)
+    monkeypatch.setattr(starting, "NEW_MATCH_BELOW", 1)
     token = start_match(client, NAMES, target=100)
     enter_hand(client, token, **{**HAND, "bid": 250})  # made: the match is over
     page = client.get(f"/m/{token}").get_data(as_text=True)

@@ -66,11 +66,52 @@ def test_the_read_only_view_polls_its_fragment_every_three_seconds(
     client: FlaskClient, table: dict[str, Any]
 ) -> None:
     html = client.get(f"/v/{table['view']}").get_data(as_text=True)
-    assert f'hx-get="/v/{table["view"]}/sheet"' in html
+    assert f'hx-get="/v/{table["view"]}/sheet?shown=' in html
     assert 'hx-trigger="every 3s"' in html
     fragment = client.get(f"/v/{table['view']}/sheet").get_data(as_text=True)
     assert "<html" not in fragment
     assert 'hx-trigger="every 3s"' in fragment  # the swapped-in fragment keeps polling
+
+
+SHOWN_RE = re.compile(r'hx-get="([^"]+\?shown=[0-9a-f]+)"')
+
+
+def _polled_url(html: str) -> str:
+    found = SHOWN_RE.search(html)
+    assert found, "no polled URL with ?shown= in the page"
+    return found.group(1)
+
+
+def test_a_poll_for_the_version_the_page_shows_is_answered_204_without_a_body(
+    client: FlaskClient, table: dict[str, Any]
+) -> None:
+    url = _polled_url(client.get(f"/v/{table['view']}").get_data(as_text=True))
+    same = client.get(url, headers=HX)
+    assert (same.status_code, same.data) == (204, b"")
+    assert "no-cache" in same.headers["Cache-Control"]
+    # the fragment says the same version as the page: swapped in, it polls the same URL
+    fragment = client.get(f"/v/{table['view']}/sheet", headers=HX).get_data(as_text=True)
+    assert _polled_url(fragment) == url
+
+    enter_hand(client, table["token"], declarer=1, bid=300, trump="E", melds=[0, 60, 0],
+               tricks=[80, 170, None])  # fmt: skip
+    changed = client.get(url, headers=HX)
+    assert changed.status_code == 200
+    html = changed.get_data(as_text=True)
+    assert html.count('<tr id="hand-') == 2
+    newer = _polled_url(html)
+    assert newer != url
+    assert client.get(newer, headers=HX).status_code == 204
+
+
+def test_a_session_poll_for_what_the_page_shows_is_answered_204(
+    client: FlaskClient, table: dict[str, Any]
+) -> None:
+    url = _polled_url(client.get(f"/v/s/{table['session_view']}").get_data(as_text=True))
+    assert client.get(url, headers=HX).status_code == 204
+    enter_hand(client, table["token"], declarer=2, bid=300, trump="S", melds=[0, 0, 40],
+               tricks=[60, 20, None])  # fmt: skip
+    assert client.get(url, headers=HX).status_code == 200
 
 
 def test_an_htmx_request_for_the_page_gets_the_fragment(

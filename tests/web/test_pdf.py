@@ -16,11 +16,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorer import backup, pdf, services
-from scorer.extensions import db
-from scorer.services import HandInput
-from scorer.web import signed
-from tests.builders import hand_input, make_app, service_match, session_token_of
+from scorer import pdf, services
+from scorer.services import HandInput, backup_format
+from scorer.words import signed
+from tests.builders import fresh_app, hand_input, service_match, session_token_of
 
 NAMES = ["Anna", "Bernd", "Jürgen"]
 A4 = (595.28, 841.89)
@@ -28,18 +27,13 @@ MARGIN_PT = 12 / 25.4 * 72  # the @page side margin
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
-    """The app with its PDF cache and render slots in the test's own folder."""
-    app = make_app(
-        tmp_path,
-        PDF_CACHE_DIR=str(tmp_path / "pdf-cache"),
-        PDF_SLOT_DIR=str(tmp_path / "pdf-slots"),
-        PDF_SLOT_WAIT=0.2,
-    )
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+def app_config(tmp_path: Path) -> dict[str, Any]:
+    """The app's PDF cache and render slots in the test's own folder."""
+    return {
+        "PDF_CACHE_DIR": str(tmp_path / "pdf-cache"),
+        "PDF_SLOT_DIR": str(tmp_path / "pdf-slots"),
+        "PDF_SLOT_WAIT": 0.2,
+    }
 
 
 def pdf_text(data: bytes, tmp_path: Path, *, first: int | None = None, layout: bool = True) -> str:
@@ -358,15 +352,13 @@ def test_the_session_pdf_is_cached_until_a_match_or_the_stake_changes(
 
 
 def test_without_the_cache_every_request_renders(tmp_path: Path, renders: list[int]) -> None:
-    app = make_app(tmp_path, PDF_CACHE=False, PDF_SLOT_DIR=str(tmp_path / "slots"))
-    token = service_match(app, NAMES, 1)
-    client = app.test_client()
-    for _ in range(2):
-        assert client.get(f"/m/{token}/sheet.pdf").status_code == 200
-    assert len(renders) == 2
-    assert not (Path(app.instance_path) / "pdf-cache" / "x").exists()
-    with app.app_context():
-        db.engine.dispose()
+    with fresh_app(tmp_path, PDF_CACHE=False, PDF_SLOT_DIR=str(tmp_path / "slots")) as app:
+        token = service_match(app, NAMES, 1)
+        client = app.test_client()
+        for _ in range(2):
+            assert client.get(f"/m/{token}/sheet.pdf").status_code == 200
+        assert len(renders) == 2
+        assert not (Path(app.instance_path) / "pdf-cache" / "x").exists()
 
 
 def test_the_cache_keeps_the_newest_files_only(
@@ -437,7 +429,7 @@ def import_long_match(app: Flask, hands: int) -> str:
     """A match of ``hands`` hands, imported from a backup (much faster than playing them)."""
     token = service_match(app, NAMES, 30, target=100_000, title="Lange Nacht")
     with app.test_request_context("/"):
-        data = backup.export_sessions([services.get_match(token).session])
+        data = services.export_sessions([services.get_match(token).session])
         match = data["sessions"][0]["matches"][0]
         played = match["hands"]
         match["hands"] = []
@@ -452,14 +444,14 @@ def import_long_match(app: Flask, hands: int) -> str:
 def test_a_match_of_the_most_hands_a_backup_may_hold_renders(
     app: Flask, client: FlaskClient, tmp_path: Path
 ) -> None:
-    token = import_long_match(app, backup.MAX_HANDS)
+    token = import_long_match(app, backup_format.MAX_HANDS)
     response = client.get(f"/m/{token}/sheet.pdf?lang=en")
     assert response.status_code == 200
     pages = pdf_pages(response.data, tmp_path)
     assert 11 <= pages <= 14  # about 40 hands a page
     text = pdf_text(response.data, tmp_path)
     numbers = {int(li.split()[0]) for li in text.splitlines() if re.match(r"^\s*\d+\s+\D", li)}
-    assert set(range(1, backup.MAX_HANDS + 1)) <= numbers  # three digits are not clipped
+    assert set(range(1, backup_format.MAX_HANDS + 1)) <= numbers  # three digits are not clipped
     _rows, totals = expected(app, token, "en")
     total_line = next(li for li in text.splitlines() if li.strip().startswith("Total"))
     assert total_line.split()[1:] == totals

@@ -19,7 +19,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event
 
-from scorer import fragments, services
+from scorer import cache, services
 from scorer.extensions import db
 from tests.builders import (
     HX,
@@ -70,7 +70,7 @@ def test_the_match_page_costs_the_same_queries_for_3_and_30_hands(
     client.get(f"/m/{short}")  # the session cookie is set once
     queries = []
     for token in (short, long):
-        fragments.clear()  # the rendered sheet is cached per version: count the first load
+        cache.clear(app)  # the rendered sheet is cached per version: count the first load
         queries.append(count(app, lambda t=token: client.get(f"/m/{t}")))
     assert queries[0] == queries[1]
     # the state check, the match, its session, seats, hands and their lines, the names
@@ -270,15 +270,16 @@ def test_the_standing_after_every_new_hand_is_the_replay(
 ) -> None:
     """A new hand moves the stored standing on without a replay: it must equal the replay."""
     from scorer.rules import PRESETS
+    from scorer.services import hands, sheets
 
     moved: list[bool] = []
-    append = services._append_standing
+    append = sheets.append_standing
 
     def spy(*args: Any) -> bool:
         moved.append(append(*args))
         return moved[-1]
 
-    monkeypatch.setattr(services, "_append_standing", spy)
+    monkeypatch.setattr(hands, "append_standing", spy)
 
     token = service_match(app, names, 0, preset=preset, **changes)
     ruleset = PRESETS[preset].replace(players=len(names), **changes)
@@ -308,7 +309,7 @@ def test_the_standing_after_every_new_hand_is_the_replay(
             db.session.expire_all()
             fresh = services.get_match(token)
             full = services.sheet(fresh)
-            assert stored == services._standing_of(fresh, full), (number, stored)
+            assert stored == sheets.standing_of(fresh, full), (number, stored)
             assert winners == (full.winners if full.finished else None), number
             assert len(full.rows) == saved
             db.session.expire_all()

@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 from scorer import create_app
 from scorer.extensions import db
 from scorer.models import GameSession, Hand, HandParty, Match
-from tests.builders import HX, csrf_token_from, hand_data, make_app, setup_data, start_match
+from tests.builders import HX, csrf_token_from, fresh_app, hand_data, setup_data, start_match
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ["Anna", "Berta", "Carl"]
@@ -246,14 +246,10 @@ def test_session_cookie_secure_comes_from_the_environment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SESSION_COOKIE_SECURE", "1")
-    app = make_app(tmp_path)
-    try:
+    with fresh_app(tmp_path) as app:
         assert app.config["SESSION_COOKIE_SECURE"] is True
         cookie = _cookie(app.test_client().get("/new"), "session")
         assert "Secure" in cookie and "HttpOnly" in cookie
-    finally:
-        with app.app_context():
-            db.engine.dispose()
 
 
 def test_the_secret_key_comes_from_the_environment(

@@ -276,13 +276,28 @@ def test_add_player_button(client: FlaskClient) -> None:
     assert "players-3" in kept
 
 
-def test_eight_players_at_most(client: FlaskClient) -> None:
+def test_eight_players_at_most(app: Flask, client: FlaskClient) -> None:
+    # "+ Player" offers seats up to the eighth, then no more
     data = form_data(client.get("/new").get_data(as_text=True), "setup-form")
-    for i in range(12):
-        data[f"players-{i}"] = f"P{i}"
-    response = client.post("/new", data=data)
-    assert response.status_code in (302, 422)
-    assert response.status_code != 500
+    for seats in range(4, 9):
+        data["action"] = "add_player"
+        html = client.post("/new", data=data).get_data(as_text=True)
+        data = form_data(html, "setup-form")
+        assert [k for k in data if k.startswith("players-")][-1] == f"players-{seats - 1}"
+    assert 'value="add_player"' not in html
+    data["action"] = "add_player"
+    again = form_data(client.post("/new", data=data).get_data(as_text=True), "setup-form")
+    assert "players-8" not in again
+    # twelve names posted anyway, for a preset that deals to eight: refused, not cut to eight
+    data = setup_data(client, [f"P{i}" for i in range(8)], "sechser")
+    data.update({f"players-{i}": f"P{i}" for i in range(8, 12)})
+    response = client.post("/new?lang=en", data=data)
+    assert response.status_code == 422
+    assert "At most eight players sit at one table." in page_text(response)
+    assert count(app, Match) == 0 and count(app, GameSession) == 0
+    # the same eight without the others start
+    start_match(client, [f"P{i}" for i in range(8)], "sechser")
+    assert count(app, Match) == 1
 
 
 def test_home_lists_recent_sessions(client: FlaskClient) -> None:

@@ -1,0 +1,320 @@
+"""The backup file: its format, the export of sessions, and the reading of a file.
+
+The backup format is versioned::
+
+    {"format": "scorer-backup", "version": 1, "exported_at": "...",
+     "sessions": [{"token": ..., "matches": [{"ruleset": {...}, "seats": [...],
+                   "hands": [{..., "parties": [...], "meld_log": [...],
+                              "events": [...]}]}]}]}
+
+:func:`parse` reads a file and checks what holds for all of it (strict JSON, at
+most :data:`MAX_DEPTH` levels, no control characters, NUL or lone surrogates in
+any text, the format and its version); :func:`count_hands` the limits of
+:data:`MAX_HANDS` a match, :data:`MAX_SESSION_HANDS` a session and
+:data:`MAX_FILE_HANDS` a file; :class:`Reader` gives typed, range-checked access
+to one object of it.  The import that checks every value against the rules and
+adds the rows is :mod:`scorer.services.backup`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from flask_babel import gettext as _
+
+from ..models import GameSession, Hand, Match
+from .errors import BackupError
+from .writes import MAX_MATCH_HANDS, party_lines
+
+FORMAT = "scorer-backup"
+VERSION = 1
+
+MAX_SESSIONS = 2000
+MAX_MATCHES = 200
+MAX_HANDS = MAX_MATCH_HANDS
+"""Hands of one match in a file."""
+MAX_SESSION_HANDS = 1000
+"""Hands of one session, over all its matches."""
+MAX_FILE_HANDS = 2000
+"""Hands of a whole file."""
+MAX_DEPTH = 20
+"""Nesting of arrays and objects; a backup needs about a dozen levels."""
+MAX_LOG = 200
+MAX_MELD_NAMES = 40
+"""Meld names of one party in a hand, each at most 40 characters (as the hand form keeps them)."""
+MAX_POINTS = 10_000
+MAX_HAND_POINTS = 2**31 - 1
+"""A hand's points are the rules' business; this only keeps them to the database's integers."""
+TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{22,32}")
+# control characters other than tab, line feed and carriage return, and lone surrogates:
+# PostgreSQL refuses NUL, and a surrogate cannot be written as UTF-8
+BAD_TEXT_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+EARLIEST = datetime(1970, 1, 1)
+EVENT_ACTIONS = ("created", "corrected", "deleted", "restored")
+
+
+# -- export -------------------------------------------------------------------
+
+
+def dumps(data: dict[str, Any]) -> str:
+    """A backup as compact JSON text (no indentation: the biggest session fits the web import)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def _time(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat(timespec="seconds")
+
+
+def export_sessions(rows: Iterable[GameSession]) -> dict[str, Any]:
+    """The backup of the given sessions, as plain JSON values."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": _time(datetime.now(UTC).replace(tzinfo=None)),
+        "sessions": [export_session(row) for row in rows],
+    }
+
+
+def export_session(row: GameSession) -> dict[str, Any]:
+    """One session with its matches, hands and their history, as plain JSON values."""
+    return {
+        "token": row.token,
+        "view_token": row.view_token,
+        "title": row.title,
+        "created_at": _time(row.created_at),
+        "updated_at": _time(row.updated_at),
+        "stake_cents": row.stake_cents,
+        "stake_basis": row.stake_basis,
+        "matches": [_match(m) for m in row.matches],
+    }
+
+
+def _match(match: Match) -> dict[str, Any]:
+    return {
+        "number": match.number,
+        "token": match.token,
+        "view_token": match.view_token,
+        "ruleset": dict(match.ruleset),
+        "first_dealer": match.first_dealer,
+        "created_at": _time(match.created_at),
+        "updated_at": _time(match.updated_at),
+        "finished_at": _time(match.finished_at),
+        "seats": [{"name": s.name, "party": s.party} for s in match.seats],
+        "hands": [_hand(h) for h in match.hands],
+    }
+
+
+def _hand(hand: Hand) -> dict[str, Any]:
+    return {
+        "seq": hand.seq,
+        "dealer_seat": hand.dealer_seat,
+        "declarer": hand.declarer_party,
+        "bid": hand.bid,
+        "trump": hand.trump,
+        "outcome": hand.outcome,
+        "won": hand.won,
+        "status": hand.status,
+        "ended_mid_hand": hand.ended_mid_hand,
+        "created_at": _time(hand.created_at),
+        "updated_at": _time(hand.updated_at),
+        "deleted_at": _time(hand.deleted_at),
+        "parties": party_lines(hand),
+        "meld_log": [
+            {
+                "party": m.party,
+                "name": m.name,
+                "points": m.points,
+                "created_at": _time(m.created_at),
+            }
+            for m in hand.meld_log
+        ],
+        "events": [
+            {"action": e.action, "created_at": _time(e.created_at), "snapshot": e.snapshot}
+            for e in hand.events
+        ],
+    }
+
+
+# -- checking values ------------------------------------------------------------
+
+
+class Reader:
+    """Typed access to one JSON object, with the place it came from for messages."""
+
+    def __init__(self, data: Any, where: str) -> None:
+        if not isinstance(data, dict):
+            raise BackupError(_("%(where)s: expected an object", where=where))
+        self.data = data
+        self.where = where
+
+    def fail(self, key: str) -> BackupError:
+        return BackupError(
+            _("%(where)s: '%(key)s' is missing or invalid", where=self.where, key=key)
+        )
+
+    def get_int(self, key: str, low: int, high: int, *, optional: bool = False) -> Any:
+        value = self.data.get(key)
+        if value is None and optional:
+            return None
+        if type(value) is not int or not low <= value <= high:
+            raise self.fail(key)
+        return value
+
+    def get_bool(self, key: str, *, optional: bool = False) -> Any:
+        value = self.data.get(key)
+        if value is None and optional:
+            return None
+        if not isinstance(value, bool):
+            raise self.fail(key)
+        return value
+
+    def get_str(
+        self, key: str, longest: int, *, optional: bool = False, choices: Sequence[str] = ()
+    ) -> Any:
+        value = self.data.get(key)
+        if value is None and optional:
+            return None
+        if not isinstance(value, str) or len(value) > longest or BAD_TEXT_RE.search(value):
+            raise self.fail(key)
+        if choices and value not in choices:
+            raise self.fail(key)
+        return value
+
+    def get_time(self, key: str, *, optional: bool = False) -> Any:
+        value = self.data.get(key)
+        if value is None and optional:
+            return None
+        if not isinstance(value, str) or len(value) > 40:
+            raise self.fail(key)
+        try:
+            parsed = datetime.fromisoformat(value)
+            if parsed.tzinfo is not None:
+                parsed = parsed.astimezone(UTC).replace(tzinfo=None)
+        except (ValueError, OverflowError):  # year 1 at +01:00 is before the year 1 in UTC
+            raise self.fail(key) from None
+        if parsed < EARLIEST:
+            raise self.fail(key)
+        return parsed
+
+    def get_list(self, key: str, longest: int) -> list[Any]:
+        value = self.data.get(key, [])
+        if not isinstance(value, list) or len(value) > longest:
+            raise self.fail(key)
+        return value
+
+
+# -- reading a file ------------------------------------------------------------
+
+
+def parse(raw: bytes | str) -> dict[str, Any]:
+    """The JSON of an uploaded file, checked to be a scorer backup of a known version."""
+    try:
+        text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
+        data = json.loads(text, parse_constant=_no_constant)
+    except BackupError:
+        raise
+    except RecursionError:
+        raise BackupError(_too_deep()) from None
+    except (UnicodeDecodeError, ValueError):
+        raise BackupError(_("This file is not JSON.")) from None
+    _check_values(data)
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise BackupError(_("This file is not a scorer backup."))
+    if data.get("version") != VERSION:
+        raise BackupError(
+            _(
+                "This backup has format version %(version)s; this installation reads version "
+                "%(known)s.",
+                version=str(data.get("version"))[:20],
+                known=VERSION,
+            )
+        )
+    return data
+
+
+def _no_constant(name: str) -> Any:
+    """``NaN``, ``Infinity``: Python's json reads them, JSON has no such numbers."""
+    raise BackupError(
+        _("This file holds the number %(name)s, which JSON does not know.", name=name)
+    )
+
+
+def _too_deep() -> str:
+    return _(
+        "This file is nested more than %(depth)s levels deep; a backup needs about a dozen.",
+        depth=MAX_DEPTH,
+    )
+
+
+def _check_values(data: Any) -> None:
+    """Refuse deep nesting and text no database can keep, anywhere in the file.
+
+    One walk without recursion; the place of a bad text is named like
+    ``sessions.0.matches.1.seats.2.name``.
+    """
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(data, ())]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            if BAD_TEXT_RE.search(value):
+                raise BackupError(
+                    _(
+                        "%(field)s: control characters, NUL and broken Unicode are not "
+                        "allowed in a text",
+                        field=".".join(str(p) for p in path) or "-",
+                    )
+                )
+        elif isinstance(value, dict | list):
+            if len(path) >= MAX_DEPTH:
+                raise BackupError(_too_deep())
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in items:
+                if isinstance(key, str):
+                    stack.append((key, path))  # a key is a text too
+                stack.append((item, (*path, key)))
+
+
+def count_hands(sessions: list[Any]) -> None:
+    """Refuse a file with more hands than the app serves, before anything is checked in depth."""
+    total = 0
+    for number, item in enumerate(sessions, 1):
+        matches = item.get("matches") if isinstance(item, dict) else None
+        in_session = 0
+        for index, match in enumerate(matches if isinstance(matches, list) else (), 1):
+            hands = match.get("hands") if isinstance(match, dict) else None
+            in_match = len(hands) if isinstance(hands, list) else 0
+            if in_match > MAX_HANDS:
+                raise BackupError(
+                    _(
+                        "session %(number)s, match %(match)s has %(count)s hands; a match can "
+                        "hold at most %(limit)s.",
+                        number=number,
+                        match=index,
+                        count=in_match,
+                        limit=MAX_HANDS,
+                    )
+                )
+            in_session += in_match
+        if in_session > MAX_SESSION_HANDS:
+            raise BackupError(
+                _(
+                    "session %(number)s has %(count)s hands; a session can hold at most %(limit)s.",
+                    number=number,
+                    count=in_session,
+                    limit=MAX_SESSION_HANDS,
+                )
+            )
+        total += in_session
+    if total > MAX_FILE_HANDS:
+        raise BackupError(
+            _(
+                "This file has %(count)s hands; one import takes at most %(limit)s. Export "
+                "fewer sessions at a time.",
+                count=total,
+                limit=MAX_FILE_HANDS,
+            )
+        )

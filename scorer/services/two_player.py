@@ -1,0 +1,185 @@
+"""Two-player games: the hand in play, its trump and melds written one at a time.
+
+A meld or the trump adds to the hand being played whatever else was written
+to it meanwhile (:func:`_in_play` runs a write again after a lost race); only a
+hand closed in the meantime refuses it (``HandClosedError``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from sqlalchemy.exc import IntegrityError
+
+from ..extensions import db
+from ..models import Hand, HandEvent, HandMeld, Match
+from ..rules import RulesError, Suit, reached_target
+from .errors import ConflictError, HandClosedError, MatchOverError, NotFound
+from .hands import HandInput, settle_input, settle_mid_hand, write_hand
+from .lookup import MAX_ID
+from .sheets import ruleset_of, sheet
+from .writes import after_change, check_room, check_version, hand_snapshot, touch
+
+
+def open_hand(match: Match, number: int | None = None) -> Hand:
+    """The hand being played in a two-player match (opened on first use).
+
+    ``number`` is the hand the form was for (its number on the sheet): when
+    another phone has closed that hand since, :class:`HandClosedError`.
+    """
+    current = sheet(match)
+    if current.finished:
+        raise MatchOverError()
+    if number is not None and number != len(current.rows) + 1:
+        raise HandClosedError()
+    if current.open_hand is not None:
+        return current.open_hand
+    check_room(len(current.rows))
+    seq = max((h.seq for h in match.hands), default=0) + 1
+    hand = Hand(
+        seq=seq,
+        dealer_seat=current.progress.next_dealer,
+        outcome="open_play",
+        status="open",
+    )
+    match.hands.append(hand)
+    try:
+        db.session.flush()
+    except IntegrityError:
+        # another phone opened the hand at the same moment (its row has this seq): a race
+        # like two saves on one version, and answered the same way
+        db.session.rollback()
+        raise ConflictError() from None
+    return hand
+
+
+def _in_play(write: Callable[[], Hand]) -> Hand:
+    """Run a write to the hand in play; when it lost a race, run it again on the new state.
+
+    A meld shown or the trump named adds to the hand being played, whatever else was
+    written to it in the meantime: unlike a hand's correction it does not depend on
+    the version the page was loaded at.  So a write that another one beat (the
+    guarded UPDATE of ``writes.touch`` found a newer version, or both opened the
+    hand) is done again instead of being refused — a quick tap after another is
+    never lost.  Only a hand closed in the meantime (:class:`HandClosedError`) refuses it.
+    """
+    for attempt in range(3):
+        try:
+            return write()
+        except HandClosedError:
+            raise
+        except ConflictError:
+            db.session.rollback()  # the match is read again on the next try
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+def set_trump(match: Match, trump: str, hand_number: int | None = None) -> Hand:
+    """Name the trump of the two-player hand being played (the turned card)."""
+    suit = Suit.parse(trump)  # CardError (a RulesError) for anything else
+
+    def write() -> Hand:
+        hand = open_hand(match, hand_number)
+        hand.trump = suit.value
+        touch(match)
+        db.session.commit()
+        return hand
+
+    return _in_play(write)
+
+
+def open_hand_melds(hand: Hand, parties: int) -> list[int]:
+    """Meld points written so far in an open hand, per party."""
+    melds = [0] * parties
+    for entry in hand.meld_log:
+        melds[entry.party] += entry.points
+    return melds
+
+
+def write_meld(
+    match: Match,
+    party: int,
+    name: str,
+    points: int,
+    hand_number: int | None = None,
+    *,
+    trump: str | None = None,
+) -> Hand:
+    """Write one meld shown during hand ``hand_number`` of a two-player match.
+
+    With ``end = at_once`` the match ends the moment a party's total reaches the
+    target, even in the middle of the hand: the hand is closed with the melds
+    written so far and no trick points.
+    """
+    ruleset = ruleset_of(match)
+    if not 0 <= party < ruleset.parties:
+        raise RulesError("there is no party {party}", party=party + 1)
+    if points <= 0 or points > 5000:
+        raise RulesError("a meld is worth 1 to 5000 points, not {points}", points=points)
+    return _in_play(lambda: _write_meld(match, party, name, points, hand_number, trump))
+
+
+def _write_meld(
+    match: Match, party: int, name: str, points: int, number: int | None, trump: str | None
+) -> Hand:
+    ruleset = ruleset_of(match)
+    hand = open_hand(match, number)
+    if trump in ("E", "G", "H", "S"):
+        hand.trump = trump
+    hand.meld_log.append(HandMeld(party=party, name=name[:40], points=points))
+    db.session.flush()
+    if ruleset.end == "at_once":
+        before = sheet(match).totals
+        melds = open_hand_melds(hand, ruleset.parties)
+        now = [t + m for t, m in zip(before, melds, strict=True)]
+        if reached_target(ruleset, now) is not None:
+            data = HandInput(outcome="open_play", melds=melds, tricks=[0] * ruleset.parties)
+            settled = settle_mid_hand(match, data, hand)
+            write_hand(hand, settled)
+            hand.status = "closed"
+            hand.ended_mid_hand = True
+            hand.events.append(HandEvent(action="created", snapshot=hand_snapshot(hand)))
+    touch(match)
+    after_change(match)
+    db.session.commit()
+    return hand
+
+
+def remove_meld(match: Match, entry_id: int, version: int | None = None) -> None:
+    """Take back a meld written by mistake in the open hand."""
+    check_version(match, version)
+    if not 0 < entry_id <= MAX_ID:
+        raise NotFound()
+    entry = db.session.get(HandMeld, entry_id)
+    if entry is None or entry.hand.match_id != match.id or entry.hand.status != "open":
+        raise NotFound()
+    db.session.delete(entry)
+    touch(match)
+    db.session.commit()
+
+
+def finish_open_hand(
+    match: Match, tricks: Sequence[int | None], version: int | None = None
+) -> Hand:
+    """Close the two-player hand with its trick points; melds come from the meld log."""
+    check_version(match, version)
+    ruleset = ruleset_of(match)
+    hand = open_hand(match)
+    melds = open_hand_melds(hand, ruleset.parties)
+    data = HandInput(
+        outcome="open_play",
+        melds=melds,
+        meld_names=[
+            [e.name for e in hand.meld_log if e.party == p] or None for p in range(ruleset.parties)
+        ],
+        tricks=list(tricks),
+    )
+    settled = settle_input(match, data, hand.dealer_seat)
+    write_hand(hand, settled)
+    hand.status = "closed"
+    hand.events.append(HandEvent(action="created", snapshot=hand_snapshot(hand)))
+    touch(match)
+    after_change(match)
+    db.session.commit()
+    return hand

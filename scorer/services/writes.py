@@ -1,0 +1,181 @@
+"""The mechanics every write shares: the guarded version bump, the stored end, the history.
+
+A change of a match counts once (:func:`touch`: one UPDATE at the version read,
+so of two racing saves the later gets ``ConflictError``); after it the stored
+standing and end follow the hands (:func:`after_change`); each hand's history
+keeps a snapshot of what it was (:func:`hand_snapshot`).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy import bindparam, insert, inspect, update
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.sql.dml import Update
+
+from ..extensions import db
+from ..models import GameSession, Hand, HandEvent, HandParty, Match, utcnow
+from ..rules import RulesError
+from .errors import ConflictError
+from .sheets import sheet, standing_of
+
+MAX_MATCH_HANDS = 500
+"""The most hands a match holds.  A match to 1000 takes 10 to 40 hands; 500 hands
+render as a PDF in a few seconds, and a backup of them imports again."""
+
+_MATCHES = Match.__table__
+_SESSIONS = GameSession.__table__
+
+
+def check_room(hands: int) -> None:
+    """A match with :data:`MAX_MATCH_HANDS` hands takes no more."""
+    if hands >= MAX_MATCH_HANDS:
+        raise RulesError(
+            "a match holds at most {limit} hands; start the next match", limit=MAX_MATCH_HANDS
+        )
+
+
+def check_version(match: Match, version: int | None) -> None:
+    """``ConflictError`` when the form was loaded at another version of the match."""
+    if version is not None and version != match.version:
+        raise ConflictError()
+
+
+_SESSION_TOUCHED = (
+    update(_SESSIONS)
+    .where(_SESSIONS.c.id == bindparam("session_id"))
+    .values(updated_at=bindparam("updated_at"))
+)
+
+
+@lru_cache(maxsize=16)
+def _bump_statement(columns: tuple[str, ...]) -> Update:
+    """UPDATE of the match row at the version read, setting ``columns`` (built once)."""
+    return (
+        update(_MATCHES)
+        .where(_MATCHES.c.id == bindparam("match_id"), _MATCHES.c.version == bindparam("read"))
+        .values({name: bindparam(f"new_{name}", type_=_MATCHES.c[name].type) for name in columns})
+    )
+
+
+def touch(match: Match, **columns: Any) -> None:
+    """Count a change of the match: a new version and time, with ``columns`` set too.
+
+    One UPDATE that finds the row only at the version this request read: of two
+    saves racing on the same version, the later one gets ``ConflictError``, its
+    changes rolled back, instead of overwriting the first.
+    """
+    read = match.version
+    values = {"version": read + 1, "updated_at": utcnow(), **columns}
+    with db.session.no_autoflush:
+        connection = db.session.connection()
+        done = connection.execute(
+            _bump_statement(tuple(values)),
+            {"match_id": match.id, "read": read, **{f"new_{k}": v for k, v in values.items()}},
+        ).rowcount
+        if done != 1:
+            # nothing of this request's change may stay in the session (the 409 page
+            # renders the match as it is now)
+            db.session.rollback()
+            raise ConflictError()
+        for key, value in values.items():
+            set_committed_value(match, key, value)
+        # the session's last change: one UPDATE whether its row is loaded or not
+        connection.execute(
+            _SESSION_TOUCHED, {"session_id": match.session_id, "updated_at": values["updated_at"]}
+        )
+        if "session" not in inspect(match).unloaded:
+            set_committed_value(match.session, "updated_at", values["updated_at"])
+
+
+def party_lines(hand: Hand) -> list[dict[str, Any]]:
+    """A hand's party lines as plain values, in party order (history and backups)."""
+    return [
+        {
+            "melds": p.melds,
+            "meld_names": p.meld_names,
+            "tricks": p.tricks,
+            "took_trick": p.took_trick,
+            "points": p.points,
+            "stars": p.stars,
+        }
+        for p in sorted(hand.parties, key=lambda p: p.party)
+    ]
+
+
+def hand_snapshot(hand: Hand) -> dict[str, Any]:
+    """What a hand was at a moment of its history: what was entered and what it made."""
+    return {
+        "declarer": hand.declarer_party,
+        "bid": hand.bid,
+        "trump": hand.trump,
+        "outcome": hand.outcome,
+        "won": hand.won,
+        "made": hand.made,
+        "parties": [{"party": party, **line} for party, line in enumerate(party_lines(hand))],
+    }
+
+
+_INSERT_HAND = insert(Hand.__table__)
+_INSERT_LINE = insert(HandParty.__table__)
+_INSERT_EVENT = insert(HandEvent.__table__)
+
+
+def _columns(row: Any) -> dict[str, Any]:
+    """The column values set on a mapped object (Core fills in the defaults of the rest)."""
+    values = row.__dict__
+    return {
+        attr.key: values[attr.key] for attr in inspect(type(row)).column_attrs if attr.key in values
+    }
+
+
+def insert_new_hand(match: Match, hand: Hand, event: HandEvent) -> None:
+    """Insert a new hand, its lines and its first event with Core statements.
+
+    A hand is the one write at a table that happens every few minutes; the ORM's
+    unit of work for five new objects cost more than the rest of the save.  The
+    objects stay outside the session (transient), with their ids filled in, so the
+    answer renders from them like from loaded ones.
+    """
+    connection = db.session.connection()
+    key = connection.execute(_INSERT_HAND, _columns(hand)).inserted_primary_key
+    assert key is not None
+    hand.id = key[0]
+    lines = list(hand.parties)
+    for line in lines:
+        line.hand_id = hand.id
+    connection.execute(_INSERT_LINE, [_columns(line) for line in lines])
+    event.hand_id = hand.id
+    connection.execute(_INSERT_EVENT, _columns(event))
+    if "hands" not in inspect(match).unloaded:
+        db.session.expire(match, ["hands"])  # a loaded list lacks the new hand
+
+
+def commit_keeping_loaded() -> None:
+    """Commit without expiring what the request holds.
+
+    The objects hold exactly what was just written, so the answer to a save is
+    rendered from them instead of reading the match, its seats, the hand and its
+    lines again.
+    """
+    session = db.session()
+    session.expire_on_commit = False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = True
+
+
+def after_change(match: Match) -> None:
+    """Keep the stored end and standing of the match in step with its hands."""
+    db.session.flush()
+    current = sheet(match)
+    match.standing = standing_of(match, current)
+    if current.finished:
+        match.winners = current.winners
+        match.finished_at = match.finished_at or utcnow()
+    else:
+        match.winners = None
+        match.finished_at = None

@@ -1,0 +1,60 @@
+"""The sheet of a match as CSV, for spreadsheets.
+
+One line per hand, semicolons (German Excel opens it with a double click;
+LibreOffice and Numbers detect it), UTF-8 with a byte order mark so Excel reads
+the umlauts, CRLF line ends, numbers as plain integers with a minus sign (a
+spreadsheet cannot add up bracketed losses).  A text cell that a spreadsheet
+would take for a formula (a player called ``=HYPERLINK(…)``) gets a leading
+apostrophe (OWASP, "CSV injection"); numbers stay numbers.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from flask_babel import gettext as _
+
+from .services import Sheet
+from .words import outcome_text
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def csv_cell(value: Any) -> Any:
+    """A cell as a spreadsheet should read it: text that starts like a formula is quoted.
+
+    Numbers are written as they are (``-180`` stays a number).
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def sheet_csv(current: Sheet) -> bytes:
+    """The sheet as CSV bytes: UTF-8 with BOM, semicolons, CRLF; heads in the user's language."""
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
+    head = [_("Hand"), _("Dealer"), _("Declarer"), _("Bid"), _("Trump"), _("Outcome")]
+    for name in current.parties:
+        head += [name, _("%(name)s total", name=name)]
+    writer.writerow([csv_cell(cell) for cell in head])
+    for row in current.rows:
+        hand = row.hand
+        line: list[Any] = [
+            row.number,
+            row.dealer,
+            row.declarer or "",
+            hand.bid or "",
+            hand.trump or "",
+            outcome_text(hand),
+        ]
+        for i, points in enumerate(row.points):
+            line += ["" if row.sits_out[i] else points, row.totals[i]]
+        writer.writerow([csv_cell(cell) for cell in line])
+    total: list[Any] = [_("Total"), "", "", "", "", ""]
+    for value in current.totals:
+        total += ["", value]
+    writer.writerow([csv_cell(cell) for cell in total])
+    return out.getvalue().encode("utf-8-sig")

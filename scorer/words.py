@@ -1,0 +1,183 @@
+"""The words the app shows: suits, ranks, outcomes, melds, numbers, money, rules messages.
+
+One place for every word of the game on the screen, in the PDF, the CSV and the
+forms, in the user's language (German by default).  Suit names are the
+German card names in both languages, as printed on the cards.  Nothing here
+computes a number of the game: the values come from :mod:`scorer.rules`.
+
+``init_app`` makes them template filters and globals.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from flask_babel import format_currency, format_decimal, get_locale, gettext
+from flask_babel import lazy_gettext as _l
+
+from .rules import SPECIAL_GAMES, RulesError
+
+MINUS = "−"  # U+2212: the one minus sign of the sheet, the money and the messages
+
+SUITS: dict[str, Any] = {
+    "E": _l("Eichel"),
+    "G": _l("Grün"),
+    "H": _l("Herz"),
+    "S": _l("Schellen"),
+}
+"""Suit letter → its name (the choices of every trump field)."""
+
+# a rank in a meld's name ("Vier Asse"), and as the head of a row of buttons ("Asse")
+RANKS_IN_MELDS: dict[str, Any] = {
+    "A": _l("aces"),
+    "10": _l("tens"),
+    "K": _l("kings"),
+    "O": _l("Ober"),
+    "U": _l("Unter"),
+    "7": _l("sevens"),
+}
+RANK_HEADS: dict[str, Any] = {
+    "A": _l("Aces"),
+    "10": _l("Tens"),
+    "K": _l("Kings"),
+    "O": _l("Ober"),
+    "U": _l("Unter"),
+    "7": _l("Sevens"),
+}
+SUIT_MELD_KINDS: dict[str, Any] = {
+    "pair": _l("Pair"),
+    "family": _l("Family"),
+    "double_family": _l("Double family"),
+}
+
+# how the sheet names an outcome (``outcome_text``) ...
+_OUTCOME_ON_SHEET: dict[str, Any] = {
+    "gone_off": _l("gone off"),
+    "forfeit": _l("forfeit"),
+    "durch": _l("Durch"),
+    "durch_open": _l("Durch open"),
+    "durch_hand": _l("Durch hand"),
+    "bettel": _l("Bettel"),
+    "bettel_open": _l("Bettel open"),
+    "bettel_hand": _l("Bettel hand"),
+    "open_play": _l("hand"),
+}
+# ... and how the hand form offers it
+OUTCOME_CHOICES: tuple[tuple[str, Any], ...] = (
+    ("played", _l("played")),
+    ("gone_off", _l("gone off (abgegangen)")),
+    ("forfeit", _l("forfeit (fault)")),
+    ("durch", _l("Durch")),
+    ("durch_open", _l("Durch open")),
+    ("durch_hand", _l("Durch from the hand")),
+    ("bettel", _l("Bettel")),
+    ("bettel_open", _l("Bettel open")),
+    ("bettel_hand", _l("Bettel from the hand")),
+)
+
+_FIXED_MELDS: dict[str, Any] = {
+    "binokel": _l("Binokel"),
+    "double_binokel": _l("Double Binokel"),
+    "gross_binokel": _l("Groß-Binokel"),
+    "diss": _l("Diss"),
+}
+
+
+def rules_message(error: RulesError) -> str:
+    """A rules error in the user's language (its English template is the msgid)."""
+    params = error.params
+    try:
+        text = str(gettext(error.template))
+        return text.format(**params) if params else text
+    except (KeyError, IndexError, ValueError):
+        return str(error)
+
+
+def suit_name(letter: str | None) -> str:
+    """The suit's German name (the same in both languages, as on the cards)."""
+    name = SUITS.get(letter or "")
+    return str(name) if name is not None else ""
+
+
+def outcome_text(hand: Any) -> str:
+    """How the sheet names a hand's outcome: made, failed, gone off, Durch won …"""
+    if hand.outcome == "played":
+        return gettext("made") if hand.made else gettext("failed")
+    word = _OUTCOME_ON_SHEET.get(hand.outcome)
+    text = str(word) if word is not None else hand.outcome
+    if hand.outcome in SPECIAL_GAMES:
+        text += " " + (gettext("won") if hand.won else gettext("lost"))
+    return text
+
+
+def meld_label(name: str) -> str:
+    """A meld name of RULES.md section 3 in the user's words: ``pair H`` → "Paar Herz"."""
+    kind, _, target = name.partition(" ")
+    suit = str(SUITS.get(target, target))
+    if kind == "pair":
+        return gettext("Pair %(suit)s", suit=suit)
+    if kind == "family":
+        return gettext("Family %(suit)s", suit=suit)
+    if kind == "double_family":
+        return gettext("Double family %(suit)s", suit=suit)
+    rank = str(RANKS_IN_MELDS.get(target, target))
+    if kind == "four":
+        return gettext("Four %(rank)s", rank=rank)
+    if kind == "eight":
+        return gettext("Eight %(rank)s", rank=rank)
+    fixed = _FIXED_MELDS.get(name)
+    return str(fixed) if fixed is not None else name
+
+
+def bonus_label(spec: str) -> str:
+    """A going-off or failed bonus setting in words: ``per_player 10`` → "10 per player"."""
+    kind, _, amount = spec.partition(" ")
+    if kind == "per_player":
+        return gettext("%(n)s per player dealt in", n=amount)
+    if kind == "flat":
+        return gettext("%(n)s each", n=amount)
+    if kind == "half_bid":
+        return gettext("half the bid")
+    return gettext("nothing")
+
+
+# the thousands separator of the languages we speak (babel's standard decimal pattern
+# groups by three there); the sheet formats hundreds of numbers per page
+_GROUP = {"de": ".", "en": ","}
+
+
+def _integer(points: int) -> str:
+    locale = get_locale()
+    group = _GROUP.get(locale.language) if locale is not None else None
+    if group is None or locale.territory is not None:
+        return format_decimal(points)
+    return f"{points:,}".replace(",", group) if points >= 1000 else str(points)
+
+
+def signed(points: int | None) -> str:
+    """A result as the sheet writes it: losses in brackets, ``(−400)``."""
+    if points is None:
+        return ""
+    if points < 0:
+        return f"({MINUS}{_integer(-points)})"
+    return _integer(points)
+
+
+def money(cents: int) -> str:
+    """Cents as euros in the user's locale: ``1,20 €``."""
+    return format_currency(cents / 100, "EUR")
+
+
+def init_app(app: Flask) -> None:
+    """The words as template filters and globals (and the language they are in)."""
+    app.jinja_env.filters["signed"] = signed
+    app.jinja_env.filters["money"] = money
+    app.jinja_env.filters["bonus"] = bonus_label
+    app.jinja_env.globals.update(
+        get_locale=get_locale,
+        rules_message=rules_message,
+        meld_label=meld_label,
+        suit_name=suit_name,
+        outcome_text=outcome_text,
+    )

@@ -1,0 +1,181 @@
+"""The use cases of scorer.services, without HTTP: what a view asks, what gets stored.
+
+A match at the Stammtisch from the first hand to the money: start it, write hands,
+correct one, strike one and bring it back, play the next match; the two-player Swiss
+game that ends the moment a meld reaches 1000; the settlement's fewest transfers.
+The hands come from ``tests.builders.hand_input`` (Anna declares 150 in Eichel and
+makes it with 100 melds and 130 in tricks; the others meld 20 and take 60 each).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from sqlalchemy import func, select
+
+from scorer import services
+from scorer.extensions import db
+from scorer.models import Hand, Match
+from scorer.rules import PRESETS, minimal_transfers
+from scorer.services import ConflictError, HandInput, MatchOverError
+from tests.builders import hand_input
+
+NAMES = ["Anna", "Berta", "Carl"]
+ANNA_MAKES_150 = hand_input(3, 0)  # Anna: 100 + 130 = 230; Berta and Carl: 20 + 60 = 80
+BERTA_FAILS_400 = hand_input(3, 1, made=False)  # Berta bids 400, makes 20 + 130: −800
+
+
+def new_match(**changes: Any) -> Match:
+    ruleset = PRESETS["standard"].replace(**changes) if changes else PRESETS["standard"]
+    return services.start_match(names=NAMES, ruleset=ruleset, title="Krone")
+
+
+def save(match: Match, data: HandInput, version: int | None = None) -> Hand:
+    """Save a hand and load it as the next request would (``get_hand``).
+
+    A new hand is written with Core statements: the ``Hand`` that ``save_hand``
+    returns carries its id and values, not the rows loaded with the match.
+    """
+    return services.get_hand(match, services.save_hand(match, data, version=version).id)
+
+
+def hands_in_db() -> int:
+    return int(db.session.execute(select(func.count()).select_from(Hand)).scalar_one())
+
+
+def test_a_match_starts_empty_with_the_first_dealer(in_app: Flask) -> None:
+    match = new_match()
+    sheet = services.sheet(match)
+    assert sheet.parties == NAMES
+    assert (sheet.hand_count, sheet.totals, sheet.finished) == (0, [0, 0, 0], False)
+    assert sheet.progress.next_dealer == 0  # Anna deals first, Berta leads
+    assert match.session.title == "Krone" and match.number == 1
+    assert services.get_match(match.token) is match
+
+
+def test_a_saved_hand_is_on_the_sheet_and_in_the_standing(in_app: Flask) -> None:
+    match = new_match()
+    version = match.version
+    hand = save(match, ANNA_MAKES_150, version=version)
+    sheet = services.sheet(match)
+    assert [row.points for row in sheet.rows] == [[230, 80, 80]]
+    assert sheet.totals == [230, 80, 80]
+    assert sheet.rows[0].dealer == "Anna" and sheet.rows[0].declarer == "Anna"
+    assert sheet.progress.next_dealer == 1  # the deal moves on to Berta
+    assert match.version == version + 1
+    # the standing (the top of the match page, without the rows) says the same
+    standing = services.standing(match)
+    assert (standing.totals, standing.hand_count) == ([230, 80, 80], 1)
+    assert [e.action for e in hand.events] == ["created"]
+
+
+def test_the_same_hand_sent_twice_with_its_key_is_saved_once(in_app: Flask) -> None:
+    match = new_match()
+    first = services.save_hand(match, ANNA_MAKES_150, idempotency_key="k1")
+    again = services.save_hand(match, ANNA_MAKES_150, idempotency_key="k1")
+    assert again.id == first.id
+    assert hands_in_db() == 1
+
+
+def test_a_hand_saved_on_an_old_version_is_refused(in_app: Flask) -> None:
+    match = new_match()
+    old = match.version
+    services.save_hand(match, ANNA_MAKES_150, version=old)
+    with pytest.raises(ConflictError):
+        services.save_hand(match, BERTA_FAILS_400, version=old)  # another phone, same page
+    assert hands_in_db() == 1
+
+
+def test_a_correction_recomputes_the_totals_and_keeps_the_history(in_app: Flask) -> None:
+    match = new_match()
+    hand = save(match, ANNA_MAKES_150)
+    services.save_hand(match, BERTA_FAILS_400)
+    # Anna's hand was really a going off (Ansagen, abgegangen): she pays her bid
+    gone_off = HandInput(declarer=0, bid=150, trump="E", outcome="gone_off", melds=[0, 20, 20])
+    services.save_hand(match, gone_off, hand=hand, version=match.version)
+    sheet = services.sheet(match)
+    assert sheet.rows[0].points[0] == -150
+    assert sheet.totals == [sum(row.points[p] for row in sheet.rows) for p in range(3)]
+    assert sheet.rows[1].points == [80, -800, 80]  # the later hand is untouched
+    assert [e.action for e in hand.events] == ["created", "corrected"]
+    assert hands_in_db() == 2
+
+
+def test_a_struck_hand_leaves_the_sheet_and_comes_back(in_app: Flask) -> None:
+    match = new_match()
+    first = save(match, ANNA_MAKES_150)
+    services.save_hand(match, BERTA_FAILS_400)
+    services.delete_hand(match, first, match.version)
+    sheet = services.sheet(match)
+    assert [row.points for row in sheet.rows] == [[80, -800, 80]]
+    assert services.live_hands(match) == [match.hands[1]]
+    assert hands_in_db() == 2  # struck, not deleted: it stays in the history
+    with pytest.raises(ConflictError):
+        services.restore_hand(match, first, match.version - 1)
+    services.restore_hand(match, first, match.version)
+    assert services.sheet(match).totals == [310, -720, 160]
+    assert [e.action for e in first.events] == ["created", "deleted", "restored"]
+
+
+def test_the_next_match_moves_the_deal_on_and_is_made_once(in_app: Flask) -> None:
+    match = new_match(target=300)
+    services.save_hand(match, ANNA_MAKES_150)
+    services.save_hand(match, hand_input(3, 1))  # Berta makes 160: 310 with the game
+    sheet = services.sheet(match)
+    assert sheet.finished and sheet.winner_names == ["Berta"]
+    with pytest.raises(MatchOverError):
+        services.save_hand(match, ANNA_MAKES_150)
+    following = services.next_match(match)
+    assert (following.number, following.session_id) == (2, match.session_id)
+    assert [s.name for s in following.seats] == NAMES
+    assert services.sheet(following).progress.next_dealer == 1  # Berta deals first now
+    assert services.next_match(match).id == following.id  # a double tap: the same match
+
+
+def test_two_player_melds_end_a_swiss_match_at_once(in_app: Flask) -> None:
+    match = services.start_match(names=["Anna", "Bert"], ruleset=PRESETS["schweizer"])
+    services.set_trump(match, "H")
+    services.write_meld(match, 0, "family H", 150)
+    services.write_meld(match, 1, "four A", 100)
+    assert not services.sheet(match).finished
+    open_hand = services.sheet(match).open_hand
+    assert open_hand is not None
+    assert services.open_hand_melds(open_hand, 2) == [150, 100]
+    # Anna reaches 1000 with a meld in the middle of the hand: over, no tricks played
+    hand = services.write_meld(match, 0, "gross_binokel", 850)
+    sheet = services.sheet(match)
+    assert sheet.finished and sheet.winner_names == ["Anna"]
+    assert sheet.totals == [1000, 100]
+    assert hand.status == "closed" and hand.ended_mid_hand
+    assert sheet.open_hand is None
+    with pytest.raises(MatchOverError):
+        services.write_meld(match, 1, "four K", 80)
+
+
+def test_the_settlement_needs_the_fewest_transfers(in_app: Flask) -> None:
+    # two matches at 50 cents per full hundred behind the winner
+    first = new_match(target=300)
+    session = first.session
+    services.set_stake(session, 50, "full")
+    services.save_hand(first, ANNA_MAKES_150)
+    services.save_hand(first, hand_input(3, 1))  # Berta wins 310; Anna 310, Carl 160
+    second = services.next_match(first)
+    services.save_hand(second, hand_input(3, 0, declarer=2))  # Carl makes 150: 230
+    services.save_hand(second, hand_input(3, 1, declarer=2))  # and 160 more: 460, the game
+
+    money = services.settlement(session)
+    assert [m.sheet.winner_names for m in money.matches] == [["Berta"], ["Carl"]]
+    per_match = [m.payments for m in money.matches]
+    assert all(sum(p.values()) == 0 for p in per_match)
+    assert money.balances == {n: sum(p[n] for p in per_match) for n in NAMES}
+    assert money.transfers == minimal_transfers(money.balances)
+    # every open balance is settled, with fewer transfers than one per match and loser
+    after = dict(money.balances)
+    for payer, payee, cents in money.transfers:
+        after[payer] += cents
+        after[payee] -= cents
+    assert set(after.values()) == {0}
+    open_balances = sum(1 for cents in money.balances.values() if cents)
+    assert len(money.transfers) <= open_balances - 1
