@@ -10,7 +10,9 @@ What it does, all on 127.0.0.1 and bounded in time:
 1. *Ceiling ratio.*  Serves a bare Flask "hello world" (``bench/hello.py``) and
    scorer (on a fresh SQLite file, schema from the migrations) with the same
    gunicorn settings, one after the other, and drives each with ``wrk``:
-   the read-only view's poll of an unchanged match (``If-None-Match`` → 304),
+   the read-only view's poll of an unchanged match as the share page's browser
+   sends it (``?shown=``, session cookie, htmx headers, ``If-None-Match`` and
+   ``If-Modified-Since`` → 304),
    the match page of a 30-hand match, and a hand submission as htmx sends it
    (real CSRF token, a fresh idempotency key per request; ``bench/submit.lua``).
    Every figure is requests per second divided by the hello app's, which is
@@ -48,6 +50,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from html import unescape
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -269,7 +272,8 @@ def build_database(tmp: Path, submit_matches: int, submit_hands: int) -> Fixture
     with app.app_context():
         fixture.view_token = services.get_match(fixture.page_token).view_token
     fixture.submit_tokens = [
-        service_match(app, NAMES, submit_hands, target=1_000_000) for _ in range(submit_matches)
+        # the highest target a ruleset takes (MAX_TARGET): no match ends during the runs
+        service_match(app, NAMES, submit_hands, target=100_000) for _ in range(submit_matches)
     ]
     with app.app_context():
         db.engine.dispose()
@@ -366,6 +370,70 @@ def hand_body(page_html: str, *, number: int = 0) -> dict[str, str]:
     return data
 
 
+# the polled element of the share page: htmx asks its hx-get URL (with ?shown=) every 3 s
+LIVE_RE = re.compile(r'<div id="live"[^>]*\shx-get="([^"]+)"')
+CSRF_HEADER_RE = re.compile(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'')
+
+
+@dataclass
+class BrowserPoll:
+    """The read-only poll as a phone's browser sends it, taken from the share page itself.
+
+    The share page (``/v/<view_token>``) gives the fragment's URL with ``?shown=<etag>``,
+    its session cookie (the page renders a CSRF token) and the ``X-CSRFToken`` that htmx
+    adds from ``hx-headers``; htmx sends ``HX-Request``, ``HX-Trigger``, ``HX-Target`` and
+    ``HX-Current-URL``; the browser adds the cookie and, from its cache of that URL,
+    ``If-None-Match`` and ``If-Modified-Since``.
+    """
+
+    page: str  # the share page's path
+    url: str  # the fragment's URL as the page polls it
+    cookie: str
+    csrf: str
+    origin: str
+
+    def htmx(self) -> dict[str, str]:
+        """What every poll carries, before the browser's cache has the URL."""
+        return {
+            "HX-Request": "true",
+            "HX-Trigger": "live",
+            "HX-Target": "live",
+            "HX-Current-URL": self.origin + self.page,
+            "X-CSRFToken": self.csrf,
+            "Cookie": self.cookie,
+            "Accept-Encoding": ACCEPT,
+        }
+
+    @staticmethod
+    def conditional(cached: Wire) -> dict[str, str]:
+        """The validators a browser sends from its cached copy of the URL."""
+        return {
+            "If-None-Match": cached.headers["ETag"],
+            "If-Modified-Since": cached.headers["Last-Modified"],
+        }
+
+
+def browser_poll(server: Server, view_token: str) -> tuple[BrowserPoll, Wire, Wire]:
+    """The share page's poll; its first answer (204: the page is current) and the
+    conditional one the browser sends next with the validators of the first (304)."""
+    page = f"/v/{view_token}"
+    share = fetch(server, page)
+    html = share.text()
+    found, csrf = LIVE_RE.search(html), CSRF_HEADER_RE.search(html)
+    if not found or not csrf:
+        raise RuntimeError("the share page has no polled #live element or no X-CSRFToken")
+    poll = BrowserPoll(page, unescape(found.group(1)), session_cookie(share), csrf.group(1), server.base)
+    if "shown=" not in poll.url:
+        raise RuntimeError(f"the share page polls {poll.url} without ?shown=")
+    first = fetch(server, poll.url, headers=poll.htmx())
+    if first.status != 204:
+        raise RuntimeError(f"the first poll of a current page answered {first.status}, not 204")
+    again = fetch(server, poll.url, headers={**poll.htmx(), **poll.conditional(first)})
+    if again.status != 304:
+        raise RuntimeError(f"the conditional poll answered {again.status}, not 304")
+    return poll, first, again
+
+
 # -- 1. ceiling ratio --------------------------------------------------------------
 
 
@@ -405,13 +473,11 @@ def ceiling_ratios(binary: str, fixture: Fixture, tmp: Path, args: argparse.Name
     measure_hello()
     with gunicorn("scorer:create_app()", env=fixture.env, **settings) as server:
         only = args.only or {"poll", "page", "submit"}
-        # the poll: the read-only fragment, unchanged since the phone's last look
-        url = f"/v/{fixture.view_token}/sheet"
-        first = fetch(server, url, headers=HX)
-        etag = first.headers["ETag"]
-        again = fetch(server, url, headers={**HX, "If-None-Match": etag})
-        assert again.status == 304, again.status
-        poll_headers = {**HX, "If-None-Match": etag, "Accept-Encoding": ACCEPT}
+        # the poll: the read-only fragment, unchanged since the phone's last look, as
+        # the share page's browser sends it (?shown=, cookie, htmx headers, both validators)
+        poll, first, _ = browser_poll(server, fixture.view_token)
+        url = poll.url
+        poll_headers = {**poll.htmx(), **poll.conditional(first)}
         if "poll" in only:
             wrk(binary, server, url, headers=poll_headers, seconds=2, connections=args.connections)
             runs["poll"] = wrk(binary, server, url, headers=poll_headers, **load)
@@ -491,9 +557,8 @@ def weight(fixture: Fixture) -> Weight:
             body=urlencode(body),
         )
         later.append(("preview (htmx POST, the live result under the form)", preview))
-        poll_url = f"/v/{fixture.view_token}/sheet"
-        polled = fetch(server, poll_url, headers=HX)
-        unchanged = fetch(server, poll_url, headers={**HX, "If-None-Match": polled.headers["ETag"]})
+        poll, polled, unchanged = browser_poll(server, fixture.view_token)
+        later.append(("poll, first ask of the shown version (`?shown=` current → 204)", polled))
         later.append(("poll, unchanged (conditional GET → 304)", unchanged))
         body["idempotency_key"] = secrets.token_urlsafe(16)
         saved = fetch(
@@ -506,7 +571,10 @@ def weight(fixture: Fixture) -> Weight:
         if saved.status != 200:
             raise RuntimeError(f"hand submission answered {saved.status}")
         later.append(("hand submission (htmx POST → the fresh match content)", saved))
-        changed = fetch(server, poll_url, headers={**HX, "If-None-Match": polled.headers["ETag"]})
+        # the same request as before the hand (the page still shows the old version)
+        changed = fetch(server, poll.url, headers={**poll.htmx(), **poll.conditional(polled)})
+        if changed.status != 200:
+            raise RuntimeError(f"the poll after a hand answered {changed.status}")
         later.append(("poll after a hand (200, the read-only fragment)", changed))
     return Weight(first, later, fonts, cache_control)
 
@@ -550,7 +618,7 @@ def growth(tmp: Path, sizes: tuple[int, ...], runs: int) -> Growth:
     client = app.test_client()
     result = Growth(list(sizes), {}, {}, {}, {})
     for hands in sizes:
-        token = service_match(app, NAMES, hands, target=10_000_000)
+        token = service_match(app, NAMES, hands, target=100_000)
 
         def page(token: str = token) -> None:
             # the first load of this version: the sheet and the form rendered, not cached
@@ -699,7 +767,8 @@ def report(
     add("| what | req/s | ratio | target | | p50 | p99 | errors | server CPU | wrk CPU |")
     add("|---|---|---|---|---|---|---|---|---|---|")
     labels = {
-        "poll": "read-only poll, unchanged match (`If-None-Match` → 304)",
+        "poll": "read-only poll, unchanged match, as the browser sends it (`?shown=`, "
+        "`If-None-Match` + `If-Modified-Since`, htmx headers, session cookie → 304)",
         "page": "match page, 30 hands (200, full page)",
         "submit": f"hand submission over htmx (200, fresh content; {len(fixture.submit_tokens)} "
         f"matches of {fixture.submit_hands}+ hands)",

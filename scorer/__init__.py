@@ -9,24 +9,14 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask
 from sqlalchemy import event
 
 from .config import Config, from_environment
 from .extensions import babel, csrf, db, htmx, migrate
+from .words import select_locale
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def select_locale() -> str:
-    """The language: ?lang= once, then the remembered cookie, else German."""
-    from flask import current_app
-
-    languages = current_app.config["LANGUAGES"]
-    chosen = request.args.get("lang") or request.cookies.get("lang")
-    if chosen in languages:
-        return str(chosen)
-    return str(current_app.config["BABEL_DEFAULT_LOCALE"])
 
 
 # PRAGMA synchronous takes a keyword; only these are passed on to SQLite

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask
+from flask import Flask, current_app, request
 from flask_babel import format_currency, format_decimal, get_locale, gettext
 from flask_babel import lazy_gettext as _l
 
@@ -82,6 +82,15 @@ _FIXED_MELDS: dict[str, Any] = {
     "gross_binokel": _l("Groß-Binokel"),
     "diss": _l("Diss"),
 }
+
+
+def select_locale() -> str:
+    """The language: ?lang= once, then the remembered cookie, else German."""
+    languages = current_app.config["LANGUAGES"]
+    chosen = request.args.get("lang") or request.cookies.get("lang")
+    if chosen in languages:
+        return str(chosen)
+    return str(current_app.config["BABEL_DEFAULT_LOCALE"])
 
 
 def rules_message(error: RulesError) -> str:

@@ -2,25 +2,16 @@
 
 from .cards import Card, Rank, Suit, format_cards, parse_cards
 from .errors import BidError, CardError, MeldError, RulesError, TrickError
+from .hand import TableHand, settle_at_table
 from .match import (
     MatchProgress,
     PlayedHand,
     Standing,
-    active_parties,
-    active_seats,
     advance,
-    check_deals,
     check_table,
-    check_teams,
-    dealer_of,
-    expand_active,
-    leader_of,
-    party_of_seat,
     played_hand,
-    players_dealt_in,
     reached_target,
     replay,
-    seats_of_party,
     winners_of,
 )
 from .melds import (
@@ -58,7 +49,18 @@ from .settlement import (
     settle_hand,
 )
 from .stakes import BASES, MAX_TRANSFER_PEOPLE, minimal_transfers, stake_payments
-from .table import TableHand, settle_at_table
+from .table import (
+    active_parties,
+    active_seats,
+    check_deals,
+    check_teams,
+    dealer_of,
+    expand_active,
+    leader_of,
+    party_of_seat,
+    players_dealt_in,
+    seats_of_party,
+)
 
 __all__ = [
     "BASES",

@@ -1,18 +1,13 @@
 """The match as a replay of its hands: RULES.md section 6.
 
 Nothing here is stored: the web app keeps the list of hands and recomputes
-dealer, leader, running totals, the end and the winners with :func:`replay`.
-
-Seats are numbered 0.. in playing order.  The dealer of hand ``h`` (counted
-from 0) is ``(first_dealer + h) % seats``; the leader is the next seat.
-In team play partners sit opposite: seat ``s`` belongs to party
-``s % parties`` (four seats: parties (0, 2) and (1, 3); six seats: (0, 3),
-(1, 4), (2, 5)).
+dealer, leader, running totals, the end and the winners with :func:`replay`
+(:func:`advance`, hand by hand).  The seats, parties and who plays a hand are
+:mod:`scorer.rules.table`'s.
 
 With ``dealer_sits_out`` (everybody plays alone) the dealer scores nothing:
-:func:`active_parties` lists the parties that play the hand, in seat order;
-:func:`scorer.rules.settlement.settle` gets only those, and
-:func:`played_hand` puts the result back at the table's places.
+:func:`scorer.rules.settlement.settle` gets only the parties that play the
+hand, and :func:`played_hand` puts the result back at the table's places.
 
 Once the match has ended, further hands are still totalled (``running`` and
 ``totals`` cover every hand given) but ``finished_after`` stays at the hand
@@ -28,6 +23,14 @@ from dataclasses import dataclass
 from .errors import RulesError
 from .ruleset import Ruleset, hand_size
 from .settlement import OUTCOMES, HandResult
+from .table import (
+    _check_seat,
+    _check_table,
+    active_parties,
+    check_deals,
+    expand_active,
+    players_dealt_in,
+)
 
 
 @dataclass(frozen=True)
@@ -80,153 +83,6 @@ class MatchProgress:
         return self.finished_after is not None
 
 
-def _check_seats(seats: object) -> int:
-    if not isinstance(seats, int) or isinstance(seats, bool) or not 2 <= seats <= 8:
-        raise RulesError("a table has 2 to 8 seats, not {seats}", seats=seats)
-    return seats
-
-
-def _check_seat(seat: object, seats: int, what: str = "seat") -> int:
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
-        raise RulesError(
-            "{what} {seat} is not one of the {seats} seats (0 to {last})",
-            what=what,
-            seat=seat,
-            seats=seats,
-            last=seats - 1,
-        )
-    return seat
-
-
-def dealer_of(hand_index: int, seats: int, first_dealer: int = 0) -> int:
-    """The seat that deals hand ``hand_index`` (counted from 0).
-
-    >>> [dealer_of(h, 3) for h in range(5)]
-    [0, 1, 2, 0, 1]
-    >>> dealer_of(0, 4, first_dealer=3)
-    3
-    """
-    seats = _check_seats(seats)
-    _check_seat(first_dealer, seats, "first dealer")
-    if not isinstance(hand_index, int) or isinstance(hand_index, bool) or hand_index < 0:
-        raise RulesError("'{index}' is not a hand number", index=hand_index)
-    return (first_dealer + hand_index) % seats
-
-
-def leader_of(dealer: int, seats: int) -> int:
-    """The leader (Vorhand): the seat after the dealer; bids first, leads the first trick.
-
-    >>> leader_of(0, 3), leader_of(2, 3)
-    (1, 0)
-    """
-    seats = _check_seats(seats)
-    return (_check_seat(dealer, seats, "dealer") + 1) % seats
-
-
-def party_of_seat(ruleset: Ruleset, seat: int) -> int:
-    """The party a seat plays for; partners sit opposite.
-
-    >>> from scorer.rules.ruleset import PRESETS
-    >>> [party_of_seat(PRESETS["kreuzbinokel"], s) for s in range(4)]
-    [0, 1, 0, 1]
-    >>> [party_of_seat(PRESETS["sechser"], s) for s in range(6)]
-    [0, 1, 2, 0, 1, 2]
-    """
-    return _check_seat(seat, ruleset.players) % ruleset.parties
-
-
-def seats_of_party(ruleset: Ruleset, party: int) -> tuple[int, ...]:
-    """The seats of a party, in seat order.
-
-    >>> from scorer.rules.ruleset import PRESETS
-    >>> seats_of_party(PRESETS["kreuzbinokel"], 1), seats_of_party(PRESETS["sechser"], 2)
-    ((1, 3), (2, 5))
-    """
-    parties = ruleset.parties
-    if not isinstance(party, int) or isinstance(party, bool) or not 0 <= party < parties:
-        raise RulesError(
-            "party {party} is not one of the {parties} parties", party=party, parties=parties
-        )
-    return tuple(range(party, ruleset.players, parties))
-
-
-def _check_table(ruleset: Ruleset, seats: int) -> int:
-    seats = _check_seats(seats)
-    if seats != ruleset.players:
-        raise RulesError(
-            "the ruleset is for {players} players; this table has {seats} seats",
-            players=ruleset.players,
-            seats=seats,
-        )
-    if ruleset.dealer_sits_out and ruleset.teams:
-        raise RulesError("the dealer can sit out only when everybody plays alone")
-    return seats
-
-
-def players_dealt_in(ruleset: Ruleset) -> int:
-    """How many players get cards in a hand: all, or all but the dealer who sits out.
-
-    This is the number the deal sizes (:func:`~scorer.rules.ruleset.hand_size`) go by.
-
-    >>> from scorer.rules.ruleset import PRESETS
-    >>> players_dealt_in(PRESETS["vier_mit_aussetzer"]), players_dealt_in(PRESETS["kreuzbinokel"])
-    (3, 4)
-    """
-    return ruleset.players - (1 if ruleset.dealer_sits_out else 0)
-
-
-def active_seats(ruleset: Ruleset, seats: int, dealer: int) -> tuple[int, ...]:
-    """The seats dealt in this hand, in seat order: all, or all but the dealer.
-
-    >>> from scorer.rules.ruleset import PRESETS
-    >>> active_seats(PRESETS["vier_mit_aussetzer"], 4, dealer=1)
-    (0, 2, 3)
-    >>> active_seats(PRESETS["standard"], 3, dealer=1)
-    (0, 1, 2)
-    """
-    seats = _check_table(ruleset, seats)
-    dealer = _check_seat(dealer, seats, "dealer")
-    return tuple(s for s in range(seats) if not (ruleset.dealer_sits_out and s == dealer))
-
-
-def active_parties(ruleset: Ruleset, seats: int, dealer: int) -> tuple[int, ...]:
-    """The parties that play this hand, in order: what :func:`settle` gets, one entry each.
-
-    >>> from scorer.rules.ruleset import PRESETS
-    >>> active_parties(PRESETS["vier_mit_aussetzer"], 4, dealer=0)
-    (1, 2, 3)
-    >>> active_parties(PRESETS["kreuzbinokel"], 4, dealer=0)
-    (0, 1)
-    """
-    if not ruleset.dealer_sits_out:
-        _check_table(ruleset, seats)
-        _check_seat(dealer, seats, "dealer")
-        return tuple(range(ruleset.parties))
-    return active_seats(ruleset, seats, dealer)
-
-
-def expand_active(
-    ruleset: Ruleset, seats: int, dealer: int, values: Sequence[int]
-) -> tuple[int, ...]:
-    """Per-party values of the active parties, put at the table's places (0 for the dealer out).
-
-    >>> from scorer.rules.ruleset import PRESETS
-    >>> expand_active(PRESETS["vier_mit_aussetzer"], 4, 2, [120, -300, 90])
-    (120, -300, 0, 90)
-    """
-    active = active_parties(ruleset, seats, dealer)
-    if len(values) != len(active):
-        raise RulesError(
-            "{count} values for {active} parties playing this hand",
-            count=len(values),
-            active=len(active),
-        )
-    result = [0] * ruleset.parties
-    for party, value in zip(active, values, strict=True):
-        result[party] = value
-    return tuple(result)
-
-
 def played_hand(ruleset: Ruleset, seats: int, dealer: int, result: HandResult) -> PlayedHand:
     """A settled hand (active parties) as the match keeps it (parties of the table).
 
@@ -251,24 +107,6 @@ stars=(0, 0, 0, 0), exact_points=None, dealer=0)
         exact_points=None if exact == points else exact,
         dealer=dealer,
     )
-
-
-def check_deals(ruleset: Ruleset, seats: int) -> None:
-    """With ``end="deals"`` the number of deals must be a multiple of the seats.
-
-    >>> from scorer.rules.ruleset import PRESETS
-    >>> check_deals(PRESETS["turnier"].replace(deals=10), 3)
-    Traceback (most recent call last):
-    ...
-    scorer.rules.errors.RulesError: 10 deals is not a multiple of the 3 seats: \
-everybody deals equally often
-    """
-    if ruleset.end == "deals" and ruleset.deals % seats:
-        raise RulesError(
-            "{deals} deals is not a multiple of the {seats} seats: everybody deals equally often",
-            deals=ruleset.deals,
-            seats=seats,
-        )
 
 
 def check_table(ruleset: Ruleset, players: int) -> None:
@@ -309,28 +147,6 @@ def check_table(ruleset: Ruleset, players: int) -> None:
         )
     # the table as the sheet will replay it
     replay(ruleset, players, [])
-
-
-def check_teams(ruleset: Ruleset, parties: Sequence[int]) -> None:
-    """Whether ``parties`` (the party of every seat, in seat order) makes the ruleset's
-    teams: one entry per seat, and every party holds exactly ``team_size`` seats.
-
-    An entry that names no party (``-1``: no team chosen) leaves its team short.
-
-    >>> from scorer.rules.ruleset import PRESETS
-    >>> check_teams(PRESETS["kreuzbinokel"], [0, 1, 0, 1])
-    >>> check_teams(PRESETS["kreuzbinokel"], [0, 0, 0, 1])
-    Traceback (most recent call last):
-    ...
-    scorer.rules.errors.RulesError: every team needs exactly 2 players
-    >>> check_teams(PRESETS["sechser"], [0, 1, 2, 0, 1, -1])
-    Traceback (most recent call last):
-    ...
-    scorer.rules.errors.RulesError: every team needs exactly 2 players
-    """
-    counts = [list(parties).count(p) for p in range(ruleset.parties)]
-    if len(parties) != ruleset.players or any(c != ruleset.team_size for c in counts):
-        raise RulesError("every team needs exactly {size} players", size=ruleset.team_size)
 
 
 def reached_target(ruleset: Ruleset, totals: Sequence[int]) -> int | None:

@@ -15,7 +15,7 @@ The inputs, one entry per *party* (a player, or a team in team play):
   is ``len(tricks)`` or else ``len(melds)``; when neither is given (a special
   game needs neither) it is ``players // team_size``.  With
   ``dealer_sits_out`` the caller passes only the active parties (the dealer
-  scores nothing that hand; :func:`scorer.rules.match.expand_active` puts the
+  scores nothing that hand; :func:`scorer.rules.table.expand_active` puts the
   result back at the table's places).
 - ``took_trick`` — whether a party took a trick; defaults to
   ``tricks[i] > 0`` (the declarer's pressed cards count as trick points

@@ -1,138 +1,206 @@
-"""One hand as the Schreiber enters it at the table, settled: RULES.md sections 5 and 6.
+"""The table: seats, parties, who deals and who plays a hand (RULES.md sections 1, 2, 6).
 
-The form has a line per party of the table.  With ``dealer_sits_out`` the
-dealer's party plays no part in the hand: :func:`settle_at_table` settles the
-parties that played (:func:`~scorer.rules.match.active_parties`) and puts the
-result back at the table's places (:func:`~scorer.rules.match.played_hand`),
-the dealer's party with 0.  Trick points of a played hand may leave exactly one
-party empty: it is filled in from the trick total
-(:func:`~scorer.rules.settlement.complete_tricks`).
+Seats are numbered 0.. in playing order.  The dealer of hand ``h`` (counted
+from 0) is ``(first_dealer + h) % seats``; the leader is the next seat.  In
+team play partners sit opposite: seat ``s`` belongs to party ``s % parties``
+(four seats: parties (0, 2) and (1, 3); six seats: (0, 3), (1, 4), (2, 5)).
+
+With ``dealer_sits_out`` (four or five at the table, everybody alone) the dealer
+gets no cards: :func:`active_parties` lists the parties that play the hand, in
+seat order, and :func:`expand_active` puts their values back at the table's
+places (0 for the dealer).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TypeVar
 
 from .errors import RulesError
-from .match import PlayedHand, active_parties, played_hand
 from .ruleset import Ruleset
-from .settlement import HandResult, complete_tricks, settle
-
-T = TypeVar("T")
-
-# outcomes whose trick points are played out and checked against the trick total
-TRICKS_PLAYED = ("played", "forfeit", "open_play")
 
 
-@dataclass(frozen=True)
-class TableHand:
-    """A hand settled at the table.
+def _check_seats(seats: object) -> int:
+    if not isinstance(seats, int) or isinstance(seats, bool) or not 2 <= seats <= 8:
+        raise RulesError("a table has 2 to 8 seats, not {seats}", seats=seats)
+    return seats
 
-    ``result`` is the settlement of the parties that played, in their order
-    (``result.declarer`` counts among them); ``played`` the same per party of
-    the table, as the match keeps it; ``tricks`` the trick points per party of
-    the table, the filled-in one included (``None`` for a party that sat out).
+
+def _check_seat(seat: object, seats: int, what: str = "seat") -> int:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
+        raise RulesError(
+            "{what} {seat} is not one of the {seats} seats (0 to {last})",
+            what=what,
+            seat=seat,
+            seats=seats,
+            last=seats - 1,
+        )
+    return seat
+
+
+def dealer_of(hand_index: int, seats: int, first_dealer: int = 0) -> int:
+    """The seat that deals hand ``hand_index`` (counted from 0).
+
+    >>> [dealer_of(h, 3) for h in range(5)]
+    [0, 1, 2, 0, 1]
+    >>> dealer_of(0, 4, first_dealer=3)
+    3
     """
-
-    result: HandResult
-    played: PlayedHand
-    active: tuple[int, ...]
-    tricks: tuple[int | None, ...]
-
-    @property
-    def points(self) -> tuple[int, ...]:
-        return self.played.points
-
-    @property
-    def exact_points(self) -> tuple[int, ...]:
-        exact = self.played.exact_points
-        return self.played.points if exact is None else exact
-
-    @property
-    def stars(self) -> tuple[int, ...]:
-        return self.played.stars
+    seats = _check_seats(seats)
+    _check_seat(first_dealer, seats, "first dealer")
+    if not isinstance(hand_index, int) or isinstance(hand_index, bool) or hand_index < 0:
+        raise RulesError("'{index}' is not a hand number", index=hand_index)
+    return (first_dealer + hand_index) % seats
 
 
-def _at(values: Sequence[T], places: Sequence[int], default: T) -> list[T]:
-    """``values`` (one per party of the table, maybe fewer) at ``places``."""
-    return [values[p] if p < len(values) else default for p in places]
+def leader_of(dealer: int, seats: int) -> int:
+    """The leader (Vorhand): the seat after the dealer; bids first, leads the first trick.
+
+    >>> leader_of(0, 3), leader_of(2, 3)
+    (1, 0)
+    """
+    seats = _check_seats(seats)
+    return (_check_seat(dealer, seats, "dealer") + 1) % seats
 
 
-def settle_at_table(
-    ruleset: Ruleset,
-    seats: int,
-    dealer: int,
-    *,
-    declarer: int | None,
-    bid: int = 0,
-    outcome: str = "played",
-    won: bool | None = None,
-    melds: Sequence[int] = (),
-    tricks: Sequence[int | None] = (),
-    took_trick: Sequence[bool | None] = (),
-    ended_early: bool = False,
-) -> TableHand:
-    """Settle a hand from what was entered per party of the table.
-
-    ``declarer`` is a party of the table; ``tricks`` may leave one party of a
-    played hand empty (``None``); ``took_trick`` says per party whether it took
-    a trick where that is not told by its trick points (``None``: more than 0).
-    ``ended_early``: an open-play hand closed in the middle because a party
-    reached the target at once (the Swiss game); the tricks were not played out,
-    so nothing is filled in and no trick total is checked when none were taken.
-
-    Four at the table, the dealer (seat 0) sits out; party 2 declared 200 and
-    made it, the third trick value is filled in from 250:
+def party_of_seat(ruleset: Ruleset, seat: int) -> int:
+    """The party a seat plays for; partners sit opposite.
 
     >>> from scorer.rules.ruleset import PRESETS
-    >>> hand = settle_at_table(PRESETS["vier_mit_aussetzer"], 4, 0, declarer=2, bid=200,
-    ...                        melds=[0, 20, 60, 0], tricks=[None, 40, 150, None])
-    >>> hand.points, hand.tricks, hand.active
-    ((0, 60, 210, 60), (None, 40, 150, 60), (1, 2, 3))
-    >>> settle_at_table(PRESETS["vier_mit_aussetzer"], 4, 0, declarer=0, bid=200)
-    Traceback (most recent call last):
-    ...
-    scorer.rules.errors.RulesError: the dealer sits out this hand and cannot be the declarer
+    >>> [party_of_seat(PRESETS["kreuzbinokel"], s) for s in range(4)]
+    [0, 1, 0, 1]
+    >>> [party_of_seat(PRESETS["sechser"], s) for s in range(6)]
+    [0, 1, 2, 0, 1, 2]
+    """
+    return _check_seat(seat, ruleset.players) % ruleset.parties
 
-    The Swiss game ended by a meld in the middle of the hand: the melds count.
 
-    >>> settle_at_table(PRESETS["schweizer"], 2, 0, declarer=None, outcome="open_play",
-    ...                 melds=[1010, 240], ended_early=True).points
-    (1010, 240)
+def seats_of_party(ruleset: Ruleset, party: int) -> tuple[int, ...]:
+    """The seats of a party, in seat order.
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> seats_of_party(PRESETS["kreuzbinokel"], 1), seats_of_party(PRESETS["sechser"], 2)
+    ((1, 3), (2, 5))
+    """
+    parties = ruleset.parties
+    if not isinstance(party, int) or isinstance(party, bool) or not 0 <= party < parties:
+        raise RulesError(
+            "party {party} is not one of the {parties} parties", party=party, parties=parties
+        )
+    return tuple(range(party, ruleset.players, parties))
+
+
+def _check_table(ruleset: Ruleset, seats: int) -> int:
+    seats = _check_seats(seats)
+    if seats != ruleset.players:
+        raise RulesError(
+            "the ruleset is for {players} players; this table has {seats} seats",
+            players=ruleset.players,
+            seats=seats,
+        )
+    if ruleset.dealer_sits_out and ruleset.teams:
+        raise RulesError("the dealer can sit out only when everybody plays alone")
+    return seats
+
+
+def players_dealt_in(ruleset: Ruleset) -> int:
+    """How many players get cards in a hand: all, or all but the dealer who sits out.
+
+    This is the number the deal sizes (:func:`~scorer.rules.ruleset.hand_size`) go by.
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> players_dealt_in(PRESETS["vier_mit_aussetzer"]), players_dealt_in(PRESETS["kreuzbinokel"])
+    (3, 4)
+    """
+    return ruleset.players - (1 if ruleset.dealer_sits_out else 0)
+
+
+def active_seats(ruleset: Ruleset, seats: int, dealer: int) -> tuple[int, ...]:
+    """The seats dealt in this hand, in seat order: all, or all but the dealer.
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> active_seats(PRESETS["vier_mit_aussetzer"], 4, dealer=1)
+    (0, 2, 3)
+    >>> active_seats(PRESETS["standard"], 3, dealer=1)
+    (0, 1, 2)
+    """
+    seats = _check_table(ruleset, seats)
+    dealer = _check_seat(dealer, seats, "dealer")
+    return tuple(s for s in range(seats) if not (ruleset.dealer_sits_out and s == dealer))
+
+
+def active_parties(ruleset: Ruleset, seats: int, dealer: int) -> tuple[int, ...]:
+    """The parties that play this hand, in order: what :func:`settle` gets, one entry each.
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> active_parties(PRESETS["vier_mit_aussetzer"], 4, dealer=0)
+    (1, 2, 3)
+    >>> active_parties(PRESETS["kreuzbinokel"], 4, dealer=0)
+    (0, 1)
+    """
+    if not ruleset.dealer_sits_out:
+        _check_table(ruleset, seats)
+        _check_seat(dealer, seats, "dealer")
+        return tuple(range(ruleset.parties))
+    return active_seats(ruleset, seats, dealer)
+
+
+def expand_active(
+    ruleset: Ruleset, seats: int, dealer: int, values: Sequence[int]
+) -> tuple[int, ...]:
+    """Per-party values of the active parties, put at the table's places (0 for the dealer out).
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> expand_active(PRESETS["vier_mit_aussetzer"], 4, 2, [120, -300, 90])
+    (120, -300, 0, 90)
     """
     active = active_parties(ruleset, seats, dealer)
-    if declarer is not None and declarer not in active:
-        raise RulesError("the dealer sits out this hand and cannot be the declarer")
-    entered: list[int | None] = _at(tricks, active, None)
-    if outcome in TRICKS_PLAYED and not ended_early:
-        played_tricks = list(complete_tricks(ruleset, entered))
-    else:
-        played_tricks = [t or 0 for t in entered]
-    took = _at(took_trick, active, None)
-    took_trick_ = (
-        None
-        if all(t is None for t in took)
-        else [t if t is not None else p > 0 for t, p in zip(took, played_tricks, strict=True)]
-    )
-    result = settle(
-        ruleset,
-        players=len(active) * ruleset.team_size,
-        bidder=None if declarer is None else active.index(declarer),
-        bid=bid,
-        outcome=outcome,
-        won=won,
-        melds=_at(melds, active, 0),
-        tricks=played_tricks if any(played_tricks) or not ended_early else [],
-        took_trick=took_trick_,
-    )
-    at_table: list[int | None] = [None] * ruleset.parties
-    for party, value in zip(active, entered if ended_early else played_tricks, strict=True):
-        at_table[party] = value
-    return TableHand(
-        result=result,
-        played=played_hand(ruleset, seats, dealer, result),
-        active=active,
-        tricks=tuple(at_table),
-    )
+    if len(values) != len(active):
+        raise RulesError(
+            "{count} values for {active} parties playing this hand",
+            count=len(values),
+            active=len(active),
+        )
+    result = [0] * ruleset.parties
+    for party, value in zip(active, values, strict=True):
+        result[party] = value
+    return tuple(result)
+
+
+def check_deals(ruleset: Ruleset, seats: int) -> None:
+    """With ``end="deals"`` the number of deals must be a multiple of the seats.
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> check_deals(PRESETS["turnier"].replace(deals=10), 3)
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.RulesError: 10 deals is not a multiple of the 3 seats: \
+everybody deals equally often
+    """
+    if ruleset.end == "deals" and ruleset.deals % seats:
+        raise RulesError(
+            "{deals} deals is not a multiple of the {seats} seats: everybody deals equally often",
+            deals=ruleset.deals,
+            seats=seats,
+        )
+
+
+def check_teams(ruleset: Ruleset, parties: Sequence[int]) -> None:
+    """Whether ``parties`` (the party of every seat, in seat order) makes the ruleset's
+    teams: one entry per seat, and every party holds exactly ``team_size`` seats.
+
+    An entry that names no party (``-1``: no team chosen) leaves its team short.
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> check_teams(PRESETS["kreuzbinokel"], [0, 1, 0, 1])
+    >>> check_teams(PRESETS["kreuzbinokel"], [0, 0, 0, 1])
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.RulesError: every team needs exactly 2 players
+    >>> check_teams(PRESETS["sechser"], [0, 1, 2, 0, 1, -1])
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.RulesError: every team needs exactly 2 players
+    """
+    counts = [list(parties).count(p) for p in range(ruleset.parties)]
+    if len(parties) != ruleset.players or any(c != ruleset.team_size for c in counts):
+        raise RulesError("every team needs exactly {size} players", size=ruleset.team_size)

@@ -21,9 +21,10 @@ from flask import Blueprint, Response, abort, make_response, request, url_for
 from werkzeug.http import is_resource_modified
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from .. import select_locale, services
+from .. import services
 from ..models import GameSession, Match
 from ..web import render
+from ..words import select_locale
 
 bp = Blueprint("live", __name__)
 

@@ -1,0 +1,114 @@
+"""What every form of the app shares: the base class, choices, validators and filters.
+
+:class:`AppForm` reads WTForms' own messages once per language; :func:`choice_list`
+and :func:`choice_values` speak both kinds of WTForms choices; :func:`printable`,
+:func:`key_or_none` and :func:`euros_to_cents` check or clean what users type.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from decimal import ROUND_HALF_UP, Decimal
+from functools import lru_cache
+from typing import Any
+
+from babel.support import NullTranslations, Translations
+from flask import current_app
+from flask_babel import get_locale
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import Field
+from wtforms.validators import ValidationError
+
+from ..services import storable
+
+try:
+    from wtforms.fields.choices import SelectChoice as _SelectChoice
+except ImportError:  # WTForms < 3.3 takes (value, label) tuples
+    _SelectChoice = None
+
+MAX_POINTS = 10_000
+
+
+@lru_cache(maxsize=8)
+def _wtforms_translations(locale: str) -> Translations | NullTranslations:
+    from wtforms.i18n import messages_path
+
+    return Translations.load(messages_path(), [locale], domain="wtforms")
+
+
+class AppForm(FlaskForm):
+    """A ``FlaskForm`` whose WTForms messages are read once per language, not per request.
+
+    (Flask-WTF parses WTForms' catalogue again for every request that builds a form.)
+    """
+
+    class Meta(FlaskForm.Meta):
+        def get_translations(self, form: Any) -> Any:
+            if not current_app.config.get("WTF_I18N_ENABLED", True):
+                return super().get_translations(form)
+            return _wtforms_translations(str(get_locale()))
+
+
+def choice_list(pairs: Iterable[tuple[str, Any]]) -> list[Any]:
+    """Choices for a SelectField or RadioField from ``(value, label)`` pairs.
+
+    WTForms 3.3 deprecates tuples (a DeprecationWarning, an error under
+    ``filterwarnings = error``) in favour of ``SelectChoice``; older versions
+    only know tuples.  Templates iterate ``field.iter_choices()``, which
+    yields ``(value, label, selected, render_kw)`` in both.
+    """
+    if _SelectChoice is None:
+        return list(pairs)
+    return [_SelectChoice(value, label) for value, label in pairs]
+
+
+def choice_values(choices: Iterable[Any] | None) -> list[str]:
+    """The values of a field's choices, whether pairs or ``SelectChoice``."""
+    return [c.value if hasattr(c, "value") else c[0] for c in choices or ()]
+
+
+# what people write for an amount of euros: digits, a decimal comma or point, digits
+# (no exponent, no inf or nan, no underscores: float() would take all of them)
+_AMOUNT = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+", re.ASCII)
+
+
+def euros_to_cents(text: str | None) -> int:
+    """``"0,10"``, ``"1.20 €"`` → cents; ValidationError for anything else or above 1000 €.
+
+    >>> euros_to_cents("0,10"), euros_to_cents(" 1.205 € "), euros_to_cents("")
+    (10, 121, 0)
+    """
+    cleaned = (text or "").strip().replace("€", "").replace(" ", "").replace(",", ".")
+    if not cleaned:
+        return 0
+    if not _AMOUNT.fullmatch(cleaned):
+        raise ValidationError(_l("Enter an amount like 0,10"))
+    euros = Decimal(cleaned)
+    if euros > 1000:  # compared before rounding: 300 digits do not fit the context
+        raise ValidationError(_l("Enter an amount between 0 and 1000 €"))
+    return int((euros * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def printable(form: Any, field: Field) -> None:
+    """A validator for every text field: no control characters, no lone surrogates.
+
+    PostgreSQL cannot store a NUL, and no name or title has a tab, a line break or
+    an escape sequence in it; the user is told, in their language.
+    """
+    if isinstance(field.data, str) and not storable(field.data):
+        raise ValidationError(_l("This field may not contain control characters."))
+
+
+# an idempotency key as the forms make them (secrets.token_urlsafe(16))
+_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def key_or_none(value: Any) -> str | None:
+    """A WTForms filter: the posted key, or None for anything a form does not send.
+
+    A key that is not one of ours (a NUL, spaces, 65 characters) is no key: the
+    hand is saved like one from a form without it.
+    """
+    return value if isinstance(value, str) and _KEY.fullmatch(value) else None

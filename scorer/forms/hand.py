@@ -1,0 +1,252 @@
+"""The forms of a hand: the hand form of a match and the two-player forms.
+
+:func:`hand_form` builds the :class:`HandForm` of a match, for the views and
+for the cached empty form (:mod:`scorer.cache`) alike; a saved hand comes back
+into it as the form would post it.  :class:`TricksForm` and
+:class:`MeldEntryForm` serve the two-player game, :class:`ConfirmForm` every
+button that changes something.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from werkzeug.datastructures import MultiDict
+from wtforms import (
+    BooleanField,
+    Field,
+    FieldList,
+    Form,
+    FormField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+)
+from wtforms.validators import NumberRange, Optional, ValidationError
+
+from ..models import Hand, Match
+from ..rules import SPECIAL_GAMES, RulesError, Ruleset, check_bid
+from ..services import HandInput, Sheet, input_of, storable
+from ..words import OUTCOME_CHOICES, SUITS, rules_message
+from .base import MAX_POINTS, AppForm, choice_list, choice_values, key_or_none
+
+
+class PartyForm(Form):
+    """One party's line: melds, trick points, 'took no trick'."""
+
+    melds = IntegerField(_l("Melds"), [Optional(), NumberRange(0, MAX_POINTS)])
+    meld_names = HiddenField()
+    tricks = IntegerField(_l("Tricks"), [Optional(), NumberRange(0, 1000)])
+    no_trick = BooleanField(_l("took no trick"))
+
+
+class HandForm(AppForm):
+    """A hand: declarer, bid, trump, outcome first; then what the outcome needs."""
+
+    declarer = SelectField(_l("Declarer (Spielmacher)"), choices=[], validate_choice=False)
+    bid = IntegerField(_l("Bid (Reizwert)"), [Optional(), NumberRange(0, MAX_POINTS)])
+    trump = RadioField(_l("Trump"), choices=choice_list(SUITS.items()), validate_choice=False)
+    outcome = RadioField(
+        _l("Outcome"),
+        choices=choice_list(OUTCOME_CHOICES),
+        default="played",
+        validate_choice=False,
+    )
+    won = RadioField(
+        _l("Result"),
+        choices=choice_list([("1", _l("won")), ("0", _l("lost"))]),
+        validate_choice=False,
+    )
+    parties = FieldList(FormField(PartyForm), min_entries=2, max_entries=8)
+    version = HiddenField()
+    idempotency_key = HiddenField(filters=[key_or_none])
+
+    def setup(self, ruleset: Ruleset, names: list[str], *, has_data: bool) -> None:
+        """Fit the form to the match: one line per party, the outcomes this table plays."""
+        self.declarer.choices = choice_list(
+            [("", "—")] + [(str(i), n) for i, n in enumerate(names)]
+        )
+        outcomes = [
+            (value, label)
+            for value, label in OUTCOME_CHOICES
+            if value not in SPECIAL_GAMES or ruleset.special_value(value) is not None
+        ]
+        self.outcome.choices = choice_list(outcomes)
+        self.ruleset = ruleset
+        if not has_data:
+            while len(self.parties) < len(names):
+                self.parties.append_entry()
+        self.party_names = names
+
+    def to_input(self, parties: int) -> HandInput:
+        """The entered hand as plain values (ValueError-free: fields are validated)."""
+        declarer = self.declarer.data
+        lines = list(self.parties)[:parties]
+        while len(lines) < parties:
+            lines.append(None)
+        melds = [(line.form.melds.data or 0) if line else 0 for line in lines]
+        tricks = [line.form.tricks.data if line else None for line in lines]
+        took: list[bool | None] = [
+            (False if line.form.no_trick.data else None) if line else None for line in lines
+        ]
+        names = [_meld_names(line.form.meld_names.data) if line else None for line in lines]
+        outcome = self.outcome.data or "played"
+        won = None
+        if outcome in SPECIAL_GAMES and self.won.data in ("0", "1"):
+            won = self.won.data == "1"
+        return HandInput(
+            declarer=_party_index(declarer, parties),
+            bid=self.bid.data or 0,
+            trump=self.trump.data if self.trump.data in ("E", "G", "H", "S") else None,
+            outcome=outcome,
+            won=won,
+            melds=melds,
+            meld_names=names,
+            tricks=tricks,
+            took_trick=took,
+        )
+
+    def validate_declarer(self, field: Field) -> None:
+        valid = {str(i) for i in range(len(getattr(self, "party_names", [])))}
+        if field.data not in valid:
+            raise ValidationError(_l("Choose the declarer."))
+
+    def validate_outcome(self, field: Field) -> None:
+        if field.data not in choice_values(self.outcome.choices):
+            raise ValidationError(_l("Choose how the hand went."))
+
+    def validate_trump(self, field: Field) -> None:
+        if self.outcome.data in ("played", "forfeit") and field.data not in ("E", "G", "H", "S"):
+            raise ValidationError(_l("Choose the trump suit."))
+
+    def validate_won(self, field: Field) -> None:
+        if self.outcome.data in SPECIAL_GAMES and field.data not in ("0", "1"):
+            raise ValidationError(_l("Won or lost?"))
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        valid = bool(super().validate(extra_validators))
+        # ``Optional()`` ends the bid's validation when it is empty, before validate_bid
+        if (
+            self.outcome.data in ("played", "gone_off", "forfeit")
+            and self.bid.data is None
+            and not self.bid.errors
+        ):
+            self.bid.errors = [*self.bid.errors, _l("Enter the bid.")]
+            valid = False
+        return valid
+
+    def validate_bid(self, field: Field) -> None:
+        """The bid is checked here too, so that it is marked with every other mistake."""
+        if self.outcome.data not in ("played", "gone_off", "forfeit"):
+            return
+        if not field.data:
+            raise ValidationError(_l("Enter the bid."))
+        ruleset = getattr(self, "ruleset", None)
+        if ruleset is not None:
+            try:
+                check_bid(ruleset, field.data)
+            except RulesError as exc:
+                raise ValidationError(rules_message(exc)) from None
+
+    def add_rules_error(self, error: RulesError) -> None:
+        """Put a rules error on the field it is about (the form keeps every value)."""
+        from ..rules import BidError, MeldError, TrickError
+
+        message = rules_message(error)
+        target: Field | None = None
+        if isinstance(error, BidError):
+            target = self.bid
+        if target is not None:
+            target.errors = [*target.errors, message]
+        elif isinstance(error, TrickError):
+            self.tricks_error = message
+        elif isinstance(error, MeldError):
+            self.melds_error = message
+        else:
+            self.form_errors.append(message)
+
+
+def hand_form(
+    match: Match, sheet: Sheet, hand: Hand | None = None, *, posted: bool = False
+) -> HandForm:
+    """The hand form for this match: as posted, prefilled from ``hand``, or empty.
+
+    An empty form gets a fresh idempotency key; every form not read from the
+    request carries the match's version.
+    """
+    if posted:
+        form = HandForm()
+    elif hand is not None:
+        form = HandForm(formdata=_formdata(input_of(hand)))
+    else:
+        form = HandForm(formdata=None)
+        form.idempotency_key.data = secrets.token_urlsafe(16)
+    form.setup(sheet.ruleset, sheet.parties, has_data=posted or hand is not None)
+    if not posted:
+        form.version.data = str(match.version)
+    return form
+
+
+def _formdata(data: HandInput) -> MultiDict[str, Any]:
+    """A saved hand as the hand form would post it (the correction form starts from it)."""
+    pairs: list[tuple[str, Any]] = [
+        ("declarer", "" if data.declarer is None else str(data.declarer)),
+        ("bid", str(data.bid or "")),
+        ("trump", data.trump or ""),
+        ("outcome", data.outcome),
+        ("won", "" if data.won is None else ("1" if data.won else "0")),
+    ]
+    for i, melds in enumerate(data.melds):
+        pairs.append((f"parties-{i}-melds", str(melds) if melds else ""))
+        names = data.meld_names[i] if i < len(data.meld_names) else None
+        pairs.append((f"parties-{i}-meld_names", ",".join(names or [])))
+        tricks = data.tricks[i] if i < len(data.tricks) else None
+        pairs.append((f"parties-{i}-tricks", "" if tricks is None else str(tricks)))
+        took = data.took_trick[i] if i < len(data.took_trick) else None
+        if took is False:
+            pairs.append((f"parties-{i}-no_trick", "y"))
+    return MultiDict(pairs)
+
+
+def _party_index(value: Any, parties: int) -> int | None:
+    """A party index from the form, or None (the live preview runs on unvalidated input)."""
+    text = str(value).strip() if value is not None else ""
+    # compared as text: int() of 5000 digits raises, and "٣" or "01" name no party
+    indices = [str(i) for i in range(parties)]
+    return indices.index(text) if text in indices else None
+
+
+def _meld_names(text: str | None) -> list[str] | None:
+    if not text:
+        return None
+    # at most 40 names of at most 40 characters: a hidden field is still user input
+    names = [n.strip()[:40] for n in text.split(",", 40)[:40] if n.strip() and storable(n)]
+    return names or None
+
+
+class TricksForm(AppForm):
+    """Closing a two-player hand: trick points per party."""
+
+    parties = FieldList(FormField(PartyForm), min_entries=2, max_entries=2)
+    version = HiddenField()
+
+
+class MeldEntryForm(AppForm):
+    """One meld written during a two-player hand."""
+
+    party = SelectField(_l("Player"), choices=choice_list([("0", "1"), ("1", "2")]))
+    trump = RadioField(_l("Trump"), choices=choice_list(SUITS.items()), validate_choice=False)
+    meld = SelectField(_l("Meld"), choices=[], validate_choice=False)
+    points = IntegerField(_l("Points"), [Optional(), NumberRange(1, 5000)])
+    version = HiddenField()
+    # the number of the hand in play the page shows: a meld is written to that hand
+    hand = HiddenField()
+
+
+class ConfirmForm(AppForm):
+    """A bare form for buttons that change something (delete, next match): CSRF only."""
+
+    version = HiddenField()

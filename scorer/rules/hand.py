@@ -1,0 +1,139 @@
+"""One hand as the Schreiber enters it at the table, settled: RULES.md sections 5 and 6.
+
+The form has a line per party of the table.  With ``dealer_sits_out`` the
+dealer's party plays no part in the hand: :func:`settle_at_table` settles the
+parties that played (:func:`~scorer.rules.table.active_parties`) and puts the
+result back at the table's places (:func:`~scorer.rules.match.played_hand`),
+the dealer's party with 0.  Trick points of a played hand may leave exactly one
+party empty: it is filled in from the trick total
+(:func:`~scorer.rules.settlement.complete_tricks`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from .errors import RulesError
+from .match import PlayedHand, played_hand
+from .ruleset import Ruleset
+from .settlement import HandResult, complete_tricks, settle
+from .table import active_parties
+
+T = TypeVar("T")
+
+# outcomes whose trick points are played out and checked against the trick total
+TRICKS_PLAYED = ("played", "forfeit", "open_play")
+
+
+@dataclass(frozen=True)
+class TableHand:
+    """A hand settled at the table.
+
+    ``result`` is the settlement of the parties that played, in their order
+    (``result.declarer`` counts among them); ``played`` the same per party of
+    the table, as the match keeps it; ``tricks`` the trick points per party of
+    the table, the filled-in one included (``None`` for a party that sat out).
+    """
+
+    result: HandResult
+    played: PlayedHand
+    active: tuple[int, ...]
+    tricks: tuple[int | None, ...]
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        return self.played.points
+
+    @property
+    def exact_points(self) -> tuple[int, ...]:
+        exact = self.played.exact_points
+        return self.played.points if exact is None else exact
+
+    @property
+    def stars(self) -> tuple[int, ...]:
+        return self.played.stars
+
+
+def _at(values: Sequence[T], places: Sequence[int], default: T) -> list[T]:
+    """``values`` (one per party of the table, maybe fewer) at ``places``."""
+    return [values[p] if p < len(values) else default for p in places]
+
+
+def settle_at_table(
+    ruleset: Ruleset,
+    seats: int,
+    dealer: int,
+    *,
+    declarer: int | None,
+    bid: int = 0,
+    outcome: str = "played",
+    won: bool | None = None,
+    melds: Sequence[int] = (),
+    tricks: Sequence[int | None] = (),
+    took_trick: Sequence[bool | None] = (),
+    ended_early: bool = False,
+) -> TableHand:
+    """Settle a hand from what was entered per party of the table.
+
+    ``declarer`` is a party of the table; ``tricks`` may leave one party of a
+    played hand empty (``None``); ``took_trick`` says per party whether it took
+    a trick where that is not told by its trick points (``None``: more than 0).
+    ``ended_early``: an open-play hand closed in the middle because a party
+    reached the target at once (the Swiss game); the tricks were not played out,
+    so nothing is filled in and no trick total is checked when none were taken.
+
+    Four at the table, the dealer (seat 0) sits out; party 2 declared 200 and
+    made it, the third trick value is filled in from 250:
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> hand = settle_at_table(PRESETS["vier_mit_aussetzer"], 4, 0, declarer=2, bid=200,
+    ...                        melds=[0, 20, 60, 0], tricks=[None, 40, 150, None])
+    >>> hand.points, hand.tricks, hand.active
+    ((0, 60, 210, 60), (None, 40, 150, 60), (1, 2, 3))
+    >>> settle_at_table(PRESETS["vier_mit_aussetzer"], 4, 0, declarer=0, bid=200)
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.RulesError: the dealer sits out this hand and cannot be the declarer
+
+    The Swiss game ended by a meld in the middle of the hand: the melds count.
+
+    >>> settle_at_table(PRESETS["schweizer"], 2, 0, declarer=None, outcome="open_play",
+    ...                 melds=[1010, 240], ended_early=True).points
+    (1010, 240)
+    """
+    active = active_parties(ruleset, seats, dealer)
+    if declarer is not None and declarer not in active:
+        raise RulesError("the dealer sits out this hand and cannot be the declarer")
+    entered: list[int | None] = _at(tricks, active, None)
+    if outcome in TRICKS_PLAYED and not ended_early:
+        played_tricks = list(complete_tricks(ruleset, entered))
+    else:
+        played_tricks = [t or 0 for t in entered]
+    took = _at(took_trick, active, None)
+    took_trick_ = (
+        None
+        if all(t is None for t in took)
+        else [t if t is not None else p > 0 for t, p in zip(took, played_tricks, strict=True)]
+    )
+    result = settle(
+        ruleset,
+        players=len(active) * ruleset.team_size,
+        bidder=None if declarer is None else active.index(declarer),
+        bid=bid,
+        outcome=outcome,
+        won=won,
+        melds=_at(melds, active, 0),
+        tricks=played_tricks if any(played_tricks) or not ended_early else [],
+        took_trick=took_trick_,
+    )
+    at_table: list[int | None] = [None] * ruleset.parties
+    for party, value in zip(active, entered if ended_early else played_tricks, strict=True):
+        at_table[party] = value
+    return TableHand(
+        result=result,
+        played=played_hand(ruleset, seats, dealer, result),
+        active=active,
+        tricks=tuple(at_table),
+    )
