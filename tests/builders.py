@@ -410,3 +410,13 @@ def multipart(form: dict[str, Any]) -> dict[str, Any]:
         values[name] = value
     boundary, body = encode_multipart(values)
     return {"data": body, "content_type": f"multipart/form-data; boundary={boundary}"}
+
+
+def shows(client: Any, url: str, *phrases: str) -> str:
+    """GET ``url``: it answers 200 and its text shows every phrase; the text."""
+    response = client.get(url)
+    assert response.status_code == 200, url
+    text = page_text(response)
+    missing = [phrase for phrase in phrases if phrase not in text]
+    assert not missing, (missing, text[:2000])
+    return text

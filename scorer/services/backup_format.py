@@ -28,7 +28,7 @@ from flask_babel import gettext as _
 
 from ..models import GameSession, Hand, Match
 from .errors import BackupError
-from .writes import MAX_MATCH_HANDS, party_lines
+from .writes import MAX_MATCH_HANDS, hand_entered, party_lines
 
 FORMAT = "scorer-backup"
 VERSION = 1
@@ -79,64 +79,40 @@ def export_sessions(rows: Iterable[GameSession]) -> dict[str, Any]:
     }
 
 
+def _plain(row: Any, names: str, times: str = "created_at updated_at") -> dict[str, Any]:
+    """The columns ``names`` of ``row`` as they are, and its ``times`` as ISO text."""
+    values = {name: getattr(row, name) for name in names.split()}
+    return values | {name: _time(getattr(row, name)) for name in times.split()}
+
+
 def export_session(row: GameSession) -> dict[str, Any]:
     """One session with its matches, hands and their history, as plain JSON values."""
-    return {
-        "token": row.token,
-        "view_token": row.view_token,
-        "title": row.title,
-        "created_at": _time(row.created_at),
-        "updated_at": _time(row.updated_at),
-        "stake_cents": row.stake_cents,
-        "stake_basis": row.stake_basis,
-        "matches": [_match(m) for m in row.matches],
+    return _plain(row, "token view_token title stake_cents stake_basis") | {
+        "matches": [_match(m) for m in row.matches]
     }
 
 
 def _match(match: Match) -> dict[str, Any]:
-    return {
-        "number": match.number,
-        "token": match.token,
-        "view_token": match.view_token,
+    return _plain(
+        match, "number token view_token first_dealer", "created_at updated_at finished_at"
+    ) | {
         "ruleset": dict(match.ruleset),
-        "first_dealer": match.first_dealer,
-        "created_at": _time(match.created_at),
-        "updated_at": _time(match.updated_at),
-        "finished_at": _time(match.finished_at),
         "seats": [{"name": s.name, "party": s.party} for s in match.seats],
         "hands": [_hand(h) for h in match.hands],
     }
 
 
 def _hand(hand: Hand) -> dict[str, Any]:
-    return {
-        "seq": hand.seq,
-        "dealer_seat": hand.dealer_seat,
-        "declarer": hand.declarer_party,
-        "bid": hand.bid,
-        "trump": hand.trump,
-        "outcome": hand.outcome,
-        "won": hand.won,
-        "status": hand.status,
-        "ended_mid_hand": hand.ended_mid_hand,
-        "created_at": _time(hand.created_at),
-        "updated_at": _time(hand.updated_at),
-        "deleted_at": _time(hand.deleted_at),
-        "parties": party_lines(hand),
-        "meld_log": [
-            {
-                "party": m.party,
-                "name": m.name,
-                "points": m.points,
-                "created_at": _time(m.created_at),
-            }
-            for m in hand.meld_log
-        ],
-        "events": [
-            {"action": e.action, "created_at": _time(e.created_at), "snapshot": e.snapshot}
-            for e in hand.events
-        ],
-    }
+    times = "created_at updated_at deleted_at"
+    return (
+        _plain(hand, "seq dealer_seat status ended_mid_hand", times)
+        | hand_entered(hand)
+        | {
+            "parties": party_lines(hand),
+            "meld_log": [_plain(m, "party name points", "created_at") for m in hand.meld_log],
+            "events": [_plain(e, "action snapshot", "created_at") for e in hand.events],
+        }
+    )
 
 
 # -- checking values ------------------------------------------------------------

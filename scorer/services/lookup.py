@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Row, bindparam, func, select
 from sqlalchemy.orm import joinedload
@@ -29,6 +29,9 @@ _MATCH_BY_TOKEN = (
     .where(Match.token == bindparam("token"))
     .options(joinedload(Match.session), joinedload(Match.seats))
 )
+
+
+T = TypeVar("T")
 
 
 def get_match(token: str) -> Match:
@@ -87,32 +90,27 @@ def poll_state(view_token: str) -> Row[int, int, datetime, int] | None:
         return connection.execute(_POLL_STATE, {"view_token": view_token}).first()
 
 
+def _by_token(model: type[T], column: Any, token: str) -> T:
+    """The row whose ``column`` is ``token``, or :class:`NotFound`."""
+    row = db.session.execute(select(model).where(column == token)).scalar_one_or_none()
+    if row is None:
+        raise NotFound()
+    return row
+
+
 def get_match_for_view(token: str) -> Match:
     """The match behind a read-only link, or :class:`NotFound`."""
-    match = db.session.execute(select(Match).where(Match.view_token == token)).scalar_one_or_none()
-    if match is None:
-        raise NotFound()
-    return match
+    return _by_token(Match, Match.view_token, token)
 
 
 def get_session_for_view(token: str) -> GameSession:
     """The session behind a read-only link, or :class:`NotFound`."""
-    row = db.session.execute(
-        select(GameSession).where(GameSession.view_token == token)
-    ).scalar_one_or_none()
-    if row is None:
-        raise NotFound()
-    return row
+    return _by_token(GameSession, GameSession.view_token, token)
 
 
 def get_session(token: str) -> GameSession:
     """The session behind an edit link, or :class:`NotFound`."""
-    row = db.session.execute(
-        select(GameSession).where(GameSession.token == token)
-    ).scalar_one_or_none()
-    if row is None:
-        raise NotFound()
-    return row
+    return _by_token(GameSession, GameSession.token, token)
 
 
 def get_hand(match: Match, hand_id: int) -> Hand:

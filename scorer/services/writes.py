@@ -105,14 +105,21 @@ def party_lines(hand: Hand) -> list[dict[str, Any]]:
     ]
 
 
-def hand_snapshot(hand: Hand) -> dict[str, Any]:
-    """What a hand was at a moment of its history: what was entered and what it made."""
+def hand_entered(hand: Hand) -> dict[str, Any]:
+    """What the Schreiber entered for a hand besides the party lines (history and backups)."""
     return {
         "declarer": hand.declarer_party,
         "bid": hand.bid,
         "trump": hand.trump,
         "outcome": hand.outcome,
         "won": hand.won,
+    }
+
+
+def hand_snapshot(hand: Hand) -> dict[str, Any]:
+    """What a hand was at a moment of its history: what was entered and what it made."""
+    return {
+        **hand_entered(hand),
         "made": hand.made,
         "parties": [{"party": party, **line} for party, line in enumerate(party_lines(hand))],
     }

@@ -76,18 +76,23 @@ def save(page: Page) -> None:
     page.locator("#hand-form button[type=submit]").click()
 
 
-def test_a_hand_sent_offline_is_kept_and_saved_once_when_back_online(
-    page: Page, live_server: LiveServer
-) -> None:
+def saved_offline(page: Page, live_server: LiveServer) -> tuple[str, str]:
+    """A hand filled in and saved with the phone offline: the match and the form's key."""
     token = new_match(live_server)
     page.goto(f"/m/{token}")
     fill_hand(page)
     key = page.locator("#hand-form input[name=idempotency_key]").input_value()
-
     page.context.set_offline(True)
     save(page)
+    expect(page.locator("#hand-form .offline-note")).to_be_visible()
+    return token, key
+
+
+def test_a_hand_sent_offline_is_kept_and_saved_once_when_back_online(
+    page: Page, live_server: LiveServer
+) -> None:
+    token, key = saved_offline(page, live_server)
     note = page.locator("#hand-form .offline-note")
-    expect(note).to_be_visible()
     expect(note).to_have_text(page.locator("#entry").get_attribute("data-offline-text") or "-")
     # the form is as it was, and its fields are on the phone
     expect(page.locator("#bid")).to_have_value("300")
@@ -193,13 +198,7 @@ def test_a_hand_still_unsent_at_a_reload_is_sent_once(page: Page, live_server: L
 def test_a_waiting_hand_changed_goes_out_under_a_new_key(
     page: Page, live_server: LiveServer
 ) -> None:
-    token = new_match(live_server)
-    page.goto(f"/m/{token}")
-    fill_hand(page)
-    key = page.locator("#hand-form input[name=idempotency_key]").input_value()
-    page.context.set_offline(True)
-    save(page)
-    expect(page.locator("#hand-form .offline-note")).to_be_visible()
+    token, key = saved_offline(page, live_server)
     # the Schreiber corrects the waiting hand: the key it was sent with no longer fits it
     page.locator("#bid").fill("350")
     changed = page.locator("#hand-form input[name=idempotency_key]").input_value()

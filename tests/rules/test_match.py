@@ -24,13 +24,7 @@ from scorer.rules import (
     settle,
     winners_of,
 )
-
-STANDARD = Ruleset()
-KREUZ = PRESETS["kreuzbinokel"]
-SECHSER = PRESETS["sechser"]
-AUSSETZER = PRESETS["vier_mit_aussetzer"]
-TURNIER = PRESETS["turnier"]
-SCHWEIZER = PRESETS["schweizer"]
+from tests.rules.presets import AUSSETZER, KREUZ, SCHWEIZER, SECHSER, STANDARD, TURNIER
 
 
 def made(declarer: int, *points: int) -> PlayedHand:

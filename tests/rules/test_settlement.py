@@ -19,15 +19,7 @@ from scorer.rules import (
     settle,
     settle_hand,
 )
-
-STANDARD = Ruleset()
-TURNIER = PRESETS["turnier"]
-AUSSETZER = PRESETS["vier_mit_aussetzer"]
-KREUZ = PRESETS["kreuzbinokel"]
-SECHSER = PRESETS["sechser"]
-ZWEIER = PRESETS["zweier"]
-SCHWEIZER = PRESETS["schweizer"]
-
+from tests.rules.presets import AUSSETZER, KREUZ, SCHWEIZER, SECHSER, STANDARD, TURNIER, ZWEIER
 
 # -- the worked examples of RULES.md section 11 ----------------------------
 

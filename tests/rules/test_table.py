@@ -181,14 +181,9 @@ EXPECTED_INTS = {
         )
     },
 }
-EXPECTED_OPTIONAL = (
-    "family",
-    "double_family",
-    "double_binokel",
-    "gross_binokel",
-    "four_tens",
-    "eight_of_a_kind",
-)
+# the melds that can be switched off (left empty in the setup form)
+EXPECTED_OPTIONAL = ("family", "double_family", "double_binokel", "gross_binokel")
+EXPECTED_OPTIONAL += ("four_tens", "eight_of_a_kind")
 EXPECTED_BOOLS = (
     "dealer_sits_out",
     "open_play",

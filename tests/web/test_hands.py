@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -141,24 +142,29 @@ def test_tricks_summing_to_260_refused(app: Flask, client: FlaskClient) -> None:
     assert hand_count(app, token) == 0
 
 
-def test_missing_declarer_trump_and_bid(app: Flask, client: FlaskClient) -> None:
+@pytest.mark.parametrize(
+    ("query", "lang", "messages"),
+    [
+        ("?lang=en", "en", ["Choose the declarer.", "Choose the trump suit.", "Enter the bid."]),
+        # German by default
+        (
+            "",
+            "de",
+            ["Bitte Spielmacher wählen.", "Bitte Trumpf wählen.", "Bitte Reizwert eintragen."],
+        ),
+    ],
+)
+def test_missing_declarer_trump_and_bid(
+    app: Flask, client: FlaskClient, query: str, lang: str, messages: list[str]
+) -> None:
     token = start_match(client, ABC)
     data = hand_data(client, token, tricks=[100, 100])
-    response = client.post(f"/m/{token}/hands?lang=en", data=data)
+    response = client.post(f"/m/{token}/hands{query}", data=data)
     assert response.status_code == 422
+    assert f'<html lang="{lang}">' in response.get_data(as_text=True)
     text = page_text(response)
-    assert "Choose the declarer." in text
-    assert "Choose the trump suit." in text
-    assert "Enter the bid." in text
+    assert all(message in text for message in messages), text
     assert hand_count(app, token) == 0
-
-
-def test_messages_in_german_by_default(app: Flask, client: FlaskClient) -> None:
-    token = start_match(client, ABC)
-    data = hand_data(client, token, tricks=[100, 100])
-    response = client.post(f"/m/{token}/hands", data=data)
-    assert response.status_code == 422
-    assert '<html lang="de">' in response.get_data(as_text=True)
 
 
 def test_going_off(app: Flask, client: FlaskClient) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 import flask_migrate
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from flask import Flask
 from sqlalchemy import inspect, text
 
 from scorer import create_app
@@ -14,13 +15,20 @@ from scorer.extensions import db
 from tests.builders import EMPTY_SCHEMA, PG_URL
 
 
-def test_upgrade_head_matches_the_models(tmp_path: Path) -> None:
+def empty_database(tmp_path: Path) -> Flask:
+    """An app on an empty database without any table (the migrations make them)."""
     url = PG_URL or f"sqlite:///{tmp_path / 'migrated.sqlite'}"
     app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url})
-    with app.app_context():
-        if PG_URL:
+    if PG_URL:
+        with app.app_context():
             db.session.execute(text(EMPTY_SCHEMA))
             db.session.commit()
+    return app
+
+
+def test_upgrade_head_matches_the_models(tmp_path: Path) -> None:
+    app = empty_database(tmp_path)
+    with app.app_context():
         flask_migrate.upgrade()
         with db.engine.connect() as connection:
             context = MigrationContext.configure(
@@ -40,12 +48,8 @@ def test_upgrade_head_matches_the_models(tmp_path: Path) -> None:
 
 def test_upgrade_numbers_on_the_matches_a_race_doubled(tmp_path: Path) -> None:
     """Two "next match" at once made two "match 2" before the numbers were unique."""
-    url = PG_URL or f"sqlite:///{tmp_path / 'doubled.sqlite'}"
-    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url})
+    app = empty_database(tmp_path)
     with app.app_context():
-        if PG_URL:
-            db.session.execute(text(EMPTY_SCHEMA))
-            db.session.commit()
         flask_migrate.upgrade(revision="017986370466")
         with db.engine.begin() as connection:
             connection.execute(

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from scorer.extensions import db
 from scorer.models import GameSession, Match, Player, Seat
-from tests.builders import HX, form_data, page_text, setup_data, start_match
+from tests.builders import HX, form_data, page_text, setup_data, shows, start_match
 
 
 def count(app: Flask, model: type) -> int:
@@ -48,13 +51,14 @@ def test_start_standard_match(app: Flask, client: FlaskClient) -> None:
     assert seats == [("Anna", 0), ("Bert", 1), ("Carl", 2)]
     assert ruleset["preset"] == "standard"
     assert first == 0 and stake == 0
-    page = client.get(f"/m/{token}?lang=en")
-    assert page.status_code == 200
-    text = page_text(page)
-    assert "Krone" in text
-    assert "Dealer (Geber): Anna" in text
-    assert "Leads (Vorhand): Bert" in text
-    assert "No hands yet." in text
+    shows(
+        client,
+        f"/m/{token}?lang=en",
+        "Krone",
+        "Dealer (Geber): Anna",
+        "Leads (Vorhand): Bert",
+        "No hands yet.",
+    )
 
 
 def test_htmx_start_redirects_with_hx_redirect(client: FlaskClient) -> None:
@@ -125,14 +129,6 @@ def test_sechser_pairing_changed(app: Flask, client: FlaskClient) -> None:
     assert [p for _, p in seats] == [0, 0, 1, 1, 2, 2]
 
 
-def test_uneven_teams_are_refused(app: Flask, client: FlaskClient) -> None:
-    data = setup_data(client, ["A", "B", "C", "D"], "kreuzbinokel", teams=[0, 0, 0, 1])
-    response = client.post("/new?lang=en", data=data)
-    assert response.status_code == 422
-    assert "every team needs exactly 2 players" in page_text(response)
-    assert count(app, Match) == 0
-
-
 def test_house_rules_override_the_preset(app: Flask, client: FlaskClient) -> None:
     token = start_match(
         client, ["A", "B", "C"], target=1500, going_off_bonus="half_bid", four_tens=100, durch=None
@@ -157,14 +153,6 @@ def test_fixed_number_of_deals(app: Flask, client: FlaskClient) -> None:
     assert "12 of 12 deals left" in page_text(client.get(f"/m/{token}?lang=en"))
 
 
-def test_deals_not_a_multiple_of_the_players_refused(app: Flask, client: FlaskClient) -> None:
-    data = setup_data(client, ["A", "B", "C"], "turnier", deals=10)
-    response = client.post("/new?lang=en", data=data)
-    assert response.status_code == 422
-    assert "multiple" in page_text(response)
-    assert count(app, Match) == 0
-
-
 def test_stake_and_first_dealer(app: Flask, client: FlaskClient) -> None:
     token = start_match(
         client, ["A", "B", "C"], stake="0,10", stake_basis="started", first_dealer=2
@@ -175,24 +163,27 @@ def test_stake_and_first_dealer(app: Flask, client: FlaskClient) -> None:
     assert "Dealer (Geber): C" in text and "Leads (Vorhand): A" in text
 
 
-def test_bad_stake_refused_values_kept(app: Flask, client: FlaskClient) -> None:
-    data = setup_data(client, ["Anna", "Bert", "Carl"], stake="zehn")
+@pytest.mark.parametrize(
+    ("names", "changes", "message"),
+    [
+        (["Anna", "Bert", "Carl"], {"stake": "zehn"}, "Enter an amount like 0,10"),
+        (["Anna", "", "Carl"], {}, "Enter a name"),
+        (["Anna", "anna", "Carl"], {}, "Every player needs a different name."),
+        (["A" * 41, "Bert", "Carl"], {}, "40"),
+    ],
+)
+def test_a_mistake_is_marked_and_what_was_typed_kept(
+    app: Flask, client: FlaskClient, names: list[str], changes: dict[str, Any], message: str
+) -> None:
+    data = setup_data(client, names, **changes)
     response = client.post("/new?lang=en", data=data)
     assert response.status_code == 422
-    assert "Enter an amount like 0,10" in page_text(response)
+    assert message in page_text(response)
     kept = form_data(response.get_data(as_text=True), "setup-form")
-    assert kept["players-0"] == "Anna" and kept["stake"] == "zehn"
-    assert count(app, GameSession) == 0
-
-
-def test_empty_name_between_players_refused(app: Flask, client: FlaskClient) -> None:
-    data = setup_data(client, ["Anna", "", "Carl"])
-    response = client.post("/new?lang=en", data=data)
-    assert response.status_code == 422
-    assert "Enter a name" in page_text(response)
-    kept = form_data(response.get_data(as_text=True), "setup-form")
-    assert kept["players-0"] == "Anna" and kept["players-2"] == "Carl"
-    assert count(app, Match) == 0 and count(app, Seat) == 0
+    assert kept["players-0"] == names[0] and kept["players-2"] == names[2]
+    for field, value in changes.items():
+        assert kept[field] == value
+    assert count(app, GameSession) == 0 and count(app, Match) == 0 and count(app, Seat) == 0
 
 
 def test_no_names_refused(app: Flask, client: FlaskClient) -> None:
@@ -204,26 +195,6 @@ def test_no_names_refused(app: Flask, client: FlaskClient) -> None:
     assert count(app, Match) == 0
 
 
-def test_too_few_players_for_the_preset_refused(app: Flask, client: FlaskClient) -> None:
-    data = setup_data(client, ["Anna", "Bert"])
-    response = client.post("/new?lang=en", data=data)
-    assert response.status_code == 422
-    assert count(app, Match) == 0
-
-
-def test_same_name_twice_refused(app: Flask, client: FlaskClient) -> None:
-    data = setup_data(client, ["Anna", "anna", "Carl"])
-    response = client.post("/new?lang=en", data=data)
-    assert response.status_code == 422
-    assert "Every player needs a different name." in page_text(response)
-
-
-def test_too_long_name_refused(app: Flask, client: FlaskClient) -> None:
-    data = setup_data(client, ["A" * 41, "B", "C"])
-    assert client.post("/new", data=data).status_code == 422
-    assert count(app, Match) == 0
-
-
 def test_unplayable_house_rules_refused(app: Flask, client: FlaskClient) -> None:
     for rules in ({"bid_step": 0}, {"target": 0}, {"min_bid": 155}, {"dealer_sits_out": True}):
         data = setup_data(client, ["A", "B", "C"], **rules)
@@ -232,26 +203,39 @@ def test_unplayable_house_rules_refused(app: Flask, client: FlaskClient) -> None
     assert count(app, Match) == 0
 
 
-def test_dealer_sits_out_with_teams_refused(app: Flask, client: FlaskClient) -> None:
-    data = setup_data(client, ["A", "B", "C", "D"], "kreuzbinokel", dealer_sits_out=True)
+@pytest.mark.parametrize(
+    ("names", "preset", "changes", "message"),
+    [
+        (
+            ["A", "B", "C", "D"],
+            "kreuzbinokel",
+            {"teams": [0, 0, 0, 1]},
+            "every team needs exactly 2",
+        ),
+        (["A", "B", "C"], "turnier", {"deals": 10}, "multiple"),
+        (["Anna", "Bert"], "standard", {}, "3 players"),
+        (["A", "B", "C", "D"], "kreuzbinokel", {"dealer_sits_out": True}, "sit out"),
+        (["A", "B", "C"], "standard", {"teams_field": "y"}, "team"),
+        (["A", "B", "C", "D", "E", "F"], "standard", {}, "6 players"),
+    ],
+)
+def test_a_table_the_rules_cannot_deal_is_refused(
+    app: Flask,
+    client: FlaskClient,
+    names: list[str],
+    preset: str,
+    changes: dict[str, Any],
+    message: str,
+) -> None:
+    """Uneven teams, deals that do not go round, too few or too many for the deck."""
+    changes = dict(changes)
+    teams_field = changes.pop("teams_field", None)
+    data = setup_data(client, names, preset, **changes)
+    if teams_field:
+        data["teams"] = teams_field
     response = client.post("/new?lang=en", data=data)
     assert response.status_code == 422
-    assert "sit out" in page_text(response)
-    assert count(app, Match) == 0
-
-
-def test_teams_with_an_odd_table_refused(app: Flask, client: FlaskClient) -> None:
-    data = setup_data(client, ["A", "B", "C"])
-    data["teams"] = "y"
-    response = client.post("/new?lang=en", data=data)
-    assert response.status_code == 422
-    assert count(app, Match) == 0
-
-
-def test_six_singles_without_sevens_refused(app: Flask, client: FlaskClient) -> None:
-    data = setup_data(client, ["A", "B", "C", "D", "E", "F"])
-    response = client.post("/new?lang=en", data=data)
-    assert response.status_code == 422
+    assert message in page_text(response)
     assert count(app, Match) == 0
 
 
@@ -332,13 +316,14 @@ def test_unknown_match_is_404(client: FlaskClient) -> None:
 
 def test_rules_page(client: FlaskClient) -> None:
     token = start_match(client, ["A", "B", "C", "D"], "kreuzbinokel")
-    response = client.get(f"/m/{token}/rules?lang=en")
-    assert response.status_code == 200
-    text = page_text(response)
-    assert "Kreuzbinokel" in text
-    assert "4 players in 2 teams of two." in text
-    assert "Every hand has 250 trick points" in text
-    assert "The match ends after a won game once a party has 1000." in text
+    shows(
+        client,
+        f"/m/{token}/rules?lang=en",
+        "Kreuzbinokel",
+        "4 players in 2 teams of two.",
+        "Every hand has 250 trick points",
+        "The match ends after a won game once a party has 1000.",
+    )
 
 
 def test_two_player_game_needs_two_players(app: Flask, client: FlaskClient) -> None:

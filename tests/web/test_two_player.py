@@ -57,14 +57,20 @@ def test_zweier_melds_then_tricks(app: Flask, client: FlaskClient) -> None:
     assert "Dealer (Geber): Bert" in text
 
 
-def test_meld_taken_back(app: Flask, client: FlaskClient) -> None:
+def shown_meld(client: FlaskClient) -> tuple[str, str, str]:
+    """A zweier match with Anna's four kings written: its token, the meld's id, the page."""
     token = start_match(client, ["Anna", "Bert"], "zweier")
     write(client, token, 0, "four K")
     html = client.get(f"/m/{token}").get_data(as_text=True)
     entry = re.search(r"/m/[^/]+/melds/(\d+)/delete", html)
     assert entry
-    data = form_data(html[entry.start() - 400 :], None)
-    response = client.post(f"/m/{token}/melds/{entry.group(1)}/delete", data=data, headers=HX)
+    return token, entry.group(1), html[entry.start() - 400 :]
+
+
+def test_meld_taken_back(app: Flask, client: FlaskClient) -> None:
+    token, entry_id, around = shown_meld(client)
+    data = form_data(around, None)
+    response = client.post(f"/m/{token}/melds/{entry_id}/delete", data=data, headers=HX)
     assert response.status_code == 200
     assert "<html" not in response.get_data(as_text=True)
     assert "Shown this hand" not in page_text(response)
@@ -73,14 +79,10 @@ def test_meld_taken_back(app: Flask, client: FlaskClient) -> None:
 
 
 def test_a_stale_page_still_takes_its_meld_back(app: Flask, client: FlaskClient) -> None:
-    token = start_match(client, ["Anna", "Bert"], "zweier")
-    write(client, token, 0, "four K")
-    html = client.get(f"/m/{token}").get_data(as_text=True)
-    entry = re.search(r"/m/[^/]+/melds/(\d+)/delete", html)
-    assert entry
+    token, entry_id, _ = shown_meld(client)
     write(client, token, 1, "four O")  # the version moves on
     data = {"version": "1"}
-    assert client.post(f"/m/{token}/melds/{entry.group(1)}/delete", data=data).status_code == 303
+    assert client.post(f"/m/{token}/melds/{entry_id}/delete", data=data).status_code == 303
     sheet = sheet_of(app, token)
     assert sheet.open_hand is not None
     assert sheet.open_melds == ["four O"]
