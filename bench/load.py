@@ -9,8 +9,11 @@ Run from the top of the checkout::
 Every table is a thread acting as the Schreiber's phone without JavaScript:
 it starts a match through the setup form, then loops — load the match page,
 read the hand form (CSRF token, version, idempotency key), post a hand, follow
-nothing — until the time is up.  ``--spectators`` more threads per table poll
-the read-only fragment every 3 s with If-None-Match, as the share link does.
+nothing — until the time is up.  ``--spectators`` more threads per table watch
+the share link as its browser does: load ``/v/<view_token>`` (which sets a session
+cookie), then every 3 s ask the URL its ``#live`` element polls (``?shown=<etag>``)
+with htmx's headers, the cookie and, once a copy of that URL is cached,
+``If-None-Match`` and ``If-Modified-Since``; a 200 is swapped in and its new URL polled.
 At the end every acknowledged hand (a 303/302 answer) is looked up: in the
 SQLite file when the script started the server, else on the match pages.  Any
 error or lost hand makes the exit status 1.
@@ -33,6 +36,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
+from html import unescape
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
@@ -58,6 +62,7 @@ class Stats:
     get_ms: list[float] = field(default_factory=list)
     poll_ms: list[float] = field(default_factory=list)
     polls_304: int = 0
+    polls_204: int = 0
     errors: list[str] = field(default_factory=list)
 
     def add(self, kind: str, ms: float) -> None:
@@ -166,25 +171,60 @@ def play(phone: Phone, table: Table, stats: Stats, deadline: float) -> None:
         number += 1
 
 
+# the polled element of the share page and the CSRF token htmx sends from hx-headers
+LIVE_RE = re.compile(r'<div id="live"[^>]*\shx-get="([^"]+)"')
+CSRF_HEADER_RE = re.compile(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'')
+
+
 def watch(phone: Phone, table: Table, stats: Stats, deadline: float) -> None:
-    """A spectator's phone: the read-only fragment every 3 s, conditional."""
-    etag = ""
+    """A spectator's phone on the share link: the page once, then its poll every 3 s.
+
+    As the browser sends it: the URL the ``#live`` element names (``?shown=``),
+    htmx's headers, the session cookie and, from the browser's cache of that URL,
+    both validators; after a 200 the new fragment's URL is polled.
+    """
+    page = f"/v/{table.view_token}"
+    try:
+        status, _, html, _ = phone.request("GET", page)
+    except (OSError, http.client.HTTPException) as exc:
+        stats.error(f"share page {type(exc).__name__}: {exc}")
+        return
+    found, csrf = LIVE_RE.search(html), CSRF_HEADER_RE.search(html)
+    if status != 200 or not found:
+        stats.error(f"share page: {status}")
+        return
+    url = unescape(found.group(1))
+    htmx = {
+        "HX-Request": "true",
+        "HX-Trigger": "live",
+        "HX-Target": "live",
+        "HX-Current-URL": f"http://{phone.host}:{phone.port}{page}",
+        **({"X-CSRFToken": csrf.group(1)} if csrf else {}),
+    }
+    cache: dict[str, dict[str, str]] = {}  # the browser's validators per URL
     while time.monotonic() < deadline:
         try:
-            status, headers, _, ms = phone.request(
-                "GET",
-                f"/v/{table.view_token}/sheet",
-                headers={"HX-Request": "true", **({"If-None-Match": etag} if etag else {})},
+            status, headers, body, ms = phone.request(
+                "GET", url, headers={**htmx, **cache.get(url, {})}
             )
         except (OSError, http.client.HTTPException) as exc:
             stats.error(f"poll {type(exc).__name__}: {exc}")
             return
         stats.add("poll", ms)
+        if status in (200, 204) and "ETag" in headers:
+            cache[url] = {"If-None-Match": headers["ETag"]}
+            if "Last-Modified" in headers:
+                cache[url]["If-Modified-Since"] = headers["Last-Modified"]
         if status == 304:
             with stats.lock:
                 stats.polls_304 += 1
+        elif status == 204:
+            with stats.lock:
+                stats.polls_204 += 1
         elif status == 200:
-            etag = headers.get("ETag", "")
+            found = LIVE_RE.search(body)  # htmx swaps the element: its new URL is polled
+            if found:
+                url = unescape(found.group(1))
         else:
             stats.error(f"poll: {status}")
             return
@@ -314,7 +354,10 @@ def main() -> int:
                     f"  {kind:5} n={len(values):6}  median {statistics.median(values):7.1f} ms"
                     f"  p95 {percentile(values, 95):7.1f} ms  max {max(values):7.1f} ms"
                 )
-        print(f"  polls answered 304: {stats.polls_304} of {len(stats.poll_ms)}")
+        print(
+            f"  polls answered 304: {stats.polls_304}, 204: {stats.polls_204}, "
+            f"of {len(stats.poll_ms)}"
+        )
         print(f"errors: {len(stats.errors)}  lost hands: {lost}  hands beyond the acked: {extra}")
         for message in stats.errors[:10]:
             print("  ", message)

@@ -23,8 +23,9 @@ What it does, all on 127.0.0.1 and bounded in time:
 3. *Weight.*  Bytes over the wire (status line, headers, compressed body) for
    the first load of the match page with everything it loads, and for the
    later interactions: a hand submission, a preview, a poll.
-4. *PDF* (``bench/bench_pdf.py``) and 5. *meld calculator*
-   (``bench/bench_calculator.py``), run as they are and their figures read.
+4. *PDF* (``bench/bench_pdf.py``), 5. *meld calculator*
+   (``bench/bench_calculator.py``) and 6. *import* of the largest backup
+   (``bench/bench_import.py``), run as they are and their figures read.
 
 ``wrk`` comes from Debian; when it is missing and we are root it is installed
 with apt-get.
@@ -273,7 +274,8 @@ def build_database(tmp: Path, submit_matches: int, submit_hands: int) -> Fixture
         fixture.view_token = services.get_match(fixture.page_token).view_token
     fixture.submit_tokens = [
         # the highest target a ruleset takes (MAX_TARGET): no match ends during the runs
-        service_match(app, NAMES, submit_hands, target=100_000) for _ in range(submit_matches)
+        service_match(app, NAMES, submit_hands, target=100_000)
+        for _ in range(submit_matches)
     ]
     with app.app_context():
         db.engine.dispose()
@@ -422,7 +424,9 @@ def browser_poll(server: Server, view_token: str) -> tuple[BrowserPoll, Wire, Wi
     found, csrf = LIVE_RE.search(html), CSRF_HEADER_RE.search(html)
     if not found or not csrf:
         raise RuntimeError("the share page has no polled #live element or no X-CSRFToken")
-    poll = BrowserPoll(page, unescape(found.group(1)), session_cookie(share), csrf.group(1), server.base)
+    poll = BrowserPoll(
+        page, unescape(found.group(1)), session_cookie(share), csrf.group(1), server.base
+    )
     if "shown=" not in poll.url:
         raise RuntimeError(f"the share page polls {poll.url} without ?shown=")
     first = fetch(server, poll.url, headers=poll.htmx())
@@ -704,6 +708,18 @@ def calculator(taps: int) -> Calculator:
     return Calculator(cases, out.strip())
 
 
+@dataclass
+class Import:
+    lines: list[str]  # one per file: hands, size, median wall, CPU
+    output: str
+
+
+def import_backup(runs: int) -> Import:
+    out = run_script("bench_import.py", str(runs))
+    lines = [line for line in out.splitlines() if " hands, " in line and "median" in line]
+    return Import(lines, out.strip())
+
+
 # -- RESULTS.md ------------------------------------------------------------------------
 
 
@@ -741,6 +757,7 @@ def report(
     weighed: Weight,
     pdf_result: Pdf,
     calc: Calculator,
+    imported: Import,
 ) -> str:
     lines: list[str] = []
     add = lines.append
@@ -908,6 +925,20 @@ def report(
     add(calc.output)
     add("```")
     add("")
+    add("## 6. Import of the largest backup the web takes")
+    add("")
+    add(
+        "`bench/bench_import.py 3`: in-process with the test client, every run into a fresh "
+        "SQLite file (`synchronous=FULL`, CSRF on): the multipart upload of `/import`, "
+        "encoded beforehand, timed to the redirect (JSON checked, every row inserted, "
+        "committed). The largest session a file may hold is 1,000 hands (2 matches × 500); "
+        "a file may hold two of them."
+    )
+    add("")
+    add("```")
+    add(imported.output)
+    add("```")
+    add("")
     return "\n".join(lines)
 
 
@@ -949,8 +980,18 @@ def main() -> None:
     pdf_result = pdf(5)
     print("5. calculator", flush=True)
     calc = calculator(100)
+    print("6. import", flush=True)
+    imported = import_backup(3)
     text = report(
-        started, (load_start, load_average()), ratios, fixture, grown, weighed, pdf_result, calc
+        started,
+        (load_start, load_average()),
+        ratios,
+        fixture,
+        grown,
+        weighed,
+        pdf_result,
+        calc,
+        imported,
     )
     args.out.write_text(text)
     print(f"wrote {args.out}")

@@ -66,6 +66,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config.update(config)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
 
+    if str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):
+        # a file on this machine: no connection goes stale behind the pool's back, so no
+        # ping before every checkout (PostgreSQL keeps it: a server can drop connections)
+        options = app.config["SQLALCHEMY_ENGINE_OPTIONS"]
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {**options, "pool_pre_ping": False}
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     csrf.init_app(app)

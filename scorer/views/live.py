@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 import segno
-from flask import Blueprint, Response, abort, make_response, request, url_for
-from werkzeug.http import is_resource_modified
+from flask import Blueprint, Response, abort, current_app, make_response, request, url_for
+from werkzeug.http import http_date, is_resource_modified
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import services
@@ -63,19 +63,35 @@ def _conditional(
     ``?shown=``) that it shows this state — htmx does not swap a 204.
     """
     etag = _etag(tag)
-    response: WerkzeugResponse
     if not is_resource_modified(request.environ, etag=etag, last_modified=last_modified):
-        response = make_response("", 304)
-    elif request.args.get("shown") == etag:
-        response = make_response("", 204)
-    else:
-        response = build()
+        return _unchanged(304, etag, last_modified)
+    if request.args.get("shown") == etag:
+        return _unchanged(204, etag, last_modified)
+    response = build()
     # weak: the same fragment goes out gzip-, brotli- or zstd-compressed (and a strong
     # tag would get the encoding appended by Flask-Compress, so it would never match)
     response.set_etag(etag, weak=True)
     response.last_modified = last_modified
     response.vary.update(("HX-Request", "Cookie"))
     return _read_only(response)
+
+
+def _unchanged(status: int, etag: str, last_modified: datetime) -> WerkzeugResponse:
+    """The poll's answer when nothing changed: the same headers as the fragment's, no body.
+
+    Built from plain header lines: the phones and the TV at a table ask every few
+    seconds, and this is nearly every answer they get.
+    """
+    return current_app.response_class(
+        status=status,
+        headers=[
+            ("ETag", f'W/"{etag}"'),
+            ("Last-Modified", http_date(last_modified)),
+            ("Vary", "HX-Request, Cookie"),
+            ("X-Robots-Tag", "noindex, nofollow"),
+            ("Cache-Control", "private, no-cache"),
+        ],
+    )
 
 
 def _match_context(match: Match) -> dict[str, Any]:

@@ -104,6 +104,32 @@ def test_a_poll_for_the_version_the_page_shows_is_answered_204_without_a_body(
     assert client.get(newer, headers=HX).status_code == 204
 
 
+def test_a_poll_does_not_read_the_session_cookie(
+    client: FlaskClient, table: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The spectators' browsers send the session cookie with every poll; the poll never
+    uses it, so it is not even read (its signature check was a fifth of a poll)."""
+    from flask.sessions import SecureCookieSessionInterface
+
+    page = client.get(f"/v/{table['view']}")
+    url = _polled_url(page.get_data(as_text=True))
+    etag = client.get(url, headers=HX).headers["ETag"]
+
+    def refuse(*_: Any) -> None:
+        raise AssertionError("the session was opened")
+
+    monkeypatch.setattr(SecureCookieSessionInterface, "open_session", refuse)
+    unchanged = client.get(url, headers={**HX, "If-None-Match": etag})
+    assert unchanged.status_code == 304
+    assert unchanged.headers["ETag"] == etag and "Set-Cookie" not in unchanged.headers
+    assert {"HX-Request", "Cookie"} <= {v.strip() for v in unchanged.headers["Vary"].split(",")}
+    assert unchanged.headers["Cache-Control"] == "private, no-cache"
+    assert unchanged.headers["X-Frame-Options"] == "DENY"
+    assert client.get(url, headers=HX).status_code == 204
+    with pytest.raises(AssertionError, match="the session was opened"):
+        client.get(f"/v/{table['view']}")  # every other page still has its session
+
+
 def test_a_session_poll_for_what_the_page_shows_is_answered_204(
     client: FlaskClient, table: dict[str, Any]
 ) -> None:
