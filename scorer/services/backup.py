@@ -48,7 +48,6 @@ from ..rules import (
     party_of_seat,
 )
 from .backup_format import (
-    BAD_TEXT_RE,
     EVENT_ACTIONS,
     MAX_HAND_POINTS,
     MAX_HANDS,
@@ -64,6 +63,7 @@ from .backup_format import (
     export_session,
     export_sessions,
     parse,
+    text_ok,
 )
 from .errors import BackupError
 from .hands import HandInput, settle_input, settle_mid_hand, write_hand
@@ -299,9 +299,7 @@ def _load_hand(match: Match, ruleset: Ruleset, item: Any, where: str, number: in
         if names is not None and (
             not isinstance(names, list)
             or len(names) > MAX_MELD_NAMES
-            or not all(
-                isinstance(n, str) and 0 < len(n) <= 40 and not BAD_TEXT_RE.search(n) for n in names
-            )
+            or not all(isinstance(n, str) and 0 < len(n) <= 40 and text_ok(n) for n in names)
         ):
             raise p.fail("meld_names")
         data.meld_names.append(names or None)

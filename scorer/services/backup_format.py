@@ -28,6 +28,7 @@ from flask_babel import gettext as _
 
 from ..models import GameSession, Hand, Match
 from .errors import BackupError
+from .starting import storable
 from .writes import MAX_MATCH_HANDS, hand_entered, party_lines
 
 FORMAT = "scorer-backup"
@@ -50,14 +51,16 @@ MAX_POINTS = 10_000
 MAX_HAND_POINTS = 2**31 - 1
 """A hand's points are the rules' business; this only keeps them to the database's integers."""
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{22,32}")
-# control characters other than tab, line feed and carriage return, and lone surrogates:
-# PostgreSQL refuses NUL, and a surrogate cannot be written as UTF-8
-BAD_TEXT_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 EARLIEST = datetime(1970, 1, 1)
 EVENT_ACTIONS = ("created", "corrected", "deleted", "restored")
 
 
 # -- export -------------------------------------------------------------------
+
+
+def text_ok(value: str) -> bool:
+    """Text a backup may carry: storable, line breaks and tabs allowed."""
+    return storable(value, line_breaks=True)
 
 
 def dumps(data: dict[str, Any]) -> str:
@@ -154,7 +157,7 @@ class Reader:
         value = self.data.get(key)
         if value is None and optional:
             return None
-        if not isinstance(value, str) or len(value) > longest or BAD_TEXT_RE.search(value):
+        if not isinstance(value, str) or len(value) > longest or not text_ok(value):
             raise self.fail(key)
         if choices and value not in choices:
             raise self.fail(key)
@@ -236,7 +239,7 @@ def _check_values(data: Any) -> None:
     while stack:
         value, path = stack.pop()
         if isinstance(value, str):
-            if BAD_TEXT_RE.search(value):
+            if not text_ok(value):
                 raise BackupError(
                     _(
                         "%(field)s: control characters, NUL and broken Unicode are not "

@@ -25,17 +25,23 @@ NEW_MATCH_BELOW = 500
 """A session starts another match only while it holds fewer hands than this, so a
 session stays under the 1,000 hands a backup import takes."""
 # control characters (PostgreSQL refuses NUL in text, the others are no part of a name)
-# and lone surrogates (not encodable as UTF-8)
+# and lone surrogates (not encodable as UTF-8); tab, line feed and carriage return are
+# allowed where free text may hold them (a backup's history)
 _UNSTORABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+_UNSTORABLE_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
-def storable(text: str) -> bool:
+def storable(text: str, *, line_breaks: bool = False) -> bool:
     """True when ``text`` holds no control character and no lone surrogate.
+
+    ``line_breaks`` lets tab, line feed and carriage return pass.
 
     >>> storable("Anna Maria"), storable("An\\x00na"), storable("Anna\\t")
     (True, False, False)
+    >>> storable("Anna\\t", line_breaks=True), storable("\\ud800", line_breaks=True)
+    (True, False)
     """
-    return _UNSTORABLE.search(text) is None
+    return (_UNSTORABLE_TEXT if line_breaks else _UNSTORABLE).search(text) is None
 
 
 def clean_name(name: str) -> str:
