@@ -10,6 +10,8 @@
 //    it is sent again — with the same idempotency key, so the server can never
 //    save it twice — as soon as the phone is online again, also after a reload.
 //    Changed while it waits, it is another hand and gets a new key.
+//    A reload while a save is on its way can show a page rendered before the
+//    save: such a page loads once more (catchUp).
 // 2. Answers that arrive out of order: an answer older than what the page shows
 //    is not swapped in over it.
 (function () {
@@ -20,6 +22,10 @@
   var PROXY_TROUBLE = { 502: true, 503: true, 504: true };
 
   var timer = null;
+  // the page is being left (a reload, a link): answers still arrive until the next one shows
+  var leaving = false;
+  // every answer that shows the match carries its version (data-version of #match-top)
+  var VERSION_RE = /data-version="(\d+)"/;
 
   // -- storage (private mode or a full disk must not break the form) -------
 
@@ -218,9 +224,37 @@
     retrySoon();
   }
 
+  // The version of the match this page shows.
+  function shownVersion() {
+    var top = document.getElementById("match-top");
+    return top ? Number(top.getAttribute("data-version")) || 0 : 0;
+  }
+
+  // A reload while a hand is on its way: the new page can be rendered before the
+  // server saved the hand, and the old page hear the answer just before it goes.
+  // The old page leaves the version it saw saved; a page older than that is
+  // loaded once more (once: offline, the same old page would come back).
+  function catchUp(form) {
+    var saved = read(keyOf(form));
+    if (!saved || !saved.savedVersion || leaving) {
+      return false; // (a page being left keeps the record for the next one)
+    }
+    if (saved.savedVersion > shownVersion() && !saved.reloaded && navigator.onLine) {
+      saved.reloaded = true;
+      write(keyOf(form), saved);
+      window.location.reload();
+      return true;
+    }
+    forget(keyOf(form));
+    return false;
+  }
+
   function setUp() {
     var form = handForm();
     if (!form || form.getAttribute("data-restored")) {
+      return;
+    }
+    if (catchUp(form)) {
       return;
     }
     var saved = restore(form);
@@ -234,6 +268,11 @@
   }
 
   function onEdit(evt) {
+    if (evt.isTrusted && evt.type === "input") {
+      // typed into (a "change" also comes when a field loses focus): a navigation
+      // that was announced did not happen (a download)
+      leaving = false;
+    }
     var form = evt.target.closest ? evt.target.closest("#hand-form") : null;
     if (!form || !boxOf(form)) {
       return;
@@ -313,7 +352,14 @@
       return;
     }
     if (evt.detail.xhr.status < 300) {
-      forget(key); // saved: the next hand starts from an empty form
+      // saved: the next hand starts from an empty form.  A page on its way out
+      // leaves the version the save made for the page that replaces it (catchUp).
+      var found = VERSION_RE.exec(evt.detail.xhr.responseText || "");
+      if (leaving && found) {
+        write(key, { savedVersion: Number(found[1]), at: Date.now() });
+      } else {
+        forget(key);
+      }
       stopRetrying();
     } else {
       settleDraft(key);
@@ -326,8 +372,6 @@
   // arrive in either order.  Every answer shows the match at its version
   // (data-version of #match-top), so an answer older than what is on the screen
   // is not swapped in over it.
-  var VERSION_RE = /data-version="(\d+)"/;
-
   document.addEventListener("htmx:beforeSwap", function (evt) {
     var target = evt.detail.target;
     var top = document.getElementById("match-top");
@@ -344,4 +388,10 @@
   document.addEventListener("htmx:afterSettle", setUp);
   document.addEventListener("DOMContentLoaded", setUp);
   window.addEventListener("online", sendAgain);
+  window.addEventListener("beforeunload", function () {
+    leaving = true;
+  });
+  window.addEventListener("pageshow", function () {
+    leaving = false; // back from the back-forward cache: the page is in use again
+  });
 })();

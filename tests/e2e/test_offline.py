@@ -195,6 +195,34 @@ def test_a_hand_still_unsent_at_a_reload_is_sent_once(page: Page, live_server: L
     assert stored(page, token) is None
 
 
+def test_a_page_rendered_before_the_save_it_reloaded_over_catches_up(
+    page: Page, live_server: LiveServer
+) -> None:
+    """The race of a reload with a save on its way, made to happen every time: the
+    old page hears "saved" while it is being left, and the new page was rendered
+    before the save.  The new page sees it is older than the save and loads again."""
+    token = new_match(live_server)
+    page.goto(f"/m/{token}")
+    before = page.request.get(f"{live_server.url}/m/{token}").text()  # the match, no hand
+    fill_hand(page)
+    page.evaluate("() => window.dispatchEvent(new Event('beforeunload'))")  # being left
+    save(page)
+    expect(page.locator(ROWS)).to_have_count(1)
+    assert stored(page, token)["savedVersion"] > 0
+    served: list[str] = []
+
+    def the_page_from_before(route: Any) -> None:
+        served.append(route.request.url)
+        route.fulfill(status=200, content_type="text/html; charset=utf-8", body=before)
+
+    page.route(f"**/m/{token}", the_page_from_before, times=1)
+    page.reload()
+    expect(page.locator(ROWS)).to_have_count(1)  # loaded once more, now with the hand
+    assert len(served) == 1
+    assert stored(page, token) is None
+    assert hands_saved(live_server) == 1
+
+
 def test_a_waiting_hand_changed_goes_out_under_a_new_key(
     page: Page, live_server: LiveServer
 ) -> None:
