@@ -519,6 +519,10 @@ def ceiling_ratios(binary: str, fixture: Fixture, tmp: Path, args: argparse.Name
 # -- 3. weight -------------------------------------------------------------------------
 
 STATIC_RE = re.compile(r'(?:href|src)="(/static/[^"]+)"')
+# what an installable page makes the browser fetch besides: the web-app manifest and the
+# service worker (static/app.js registers it from its data-sw attribute)
+TOUCH_ICON_RE = re.compile(r'<link rel="apple-touch-icon" href="([^"]+)"')
+APP_RE = re.compile(r'<link rel="manifest" href="([^"]+)"|data-sw="([^"]+)"')
 
 
 @dataclass
@@ -541,7 +545,11 @@ def weight(fixture: Fixture) -> Weight:
         first = [(page_path, page)]
         cache_control: dict[str, str] = {}
         fonts: list[str] = []
-        for url in dict.fromkeys(STATIC_RE.findall(html.replace("&amp;", "&"))):
+        # a browser fetches a file once, whatever fragment (``suits.svg#suit-E``) names a part
+        # of it; the apple-touch-icon only when the page is added to an iPhone's home screen
+        touch = set(TOUCH_ICON_RE.findall(html))
+        files = [u.split("#")[0] for u in STATIC_RE.findall(html.replace("&amp;", "&"))]
+        for url in dict.fromkeys(u for u in files if u not in touch):
             wire = fetch(server, url)
             first.append((url, wire))
             cache_control[url] = wire.headers.get("Cache-Control", "")
@@ -549,6 +557,9 @@ def weight(fixture: Fixture) -> Weight:
                 css = wire.text()
                 fonts += re.findall(r"@font-face|url\([^)]*\.(?:woff2?|ttf|otf|eot)", css)
         fonts += re.findall(r'<link[^>]+as="font"', html)
+        for manifest, worker in APP_RE.findall(html):
+            url = manifest or worker
+            first.append((url, fetch(server, url)))
 
         cookie = session_cookie(page)
         later: list[tuple[str, Wire]] = []

@@ -82,13 +82,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     _listen_for_sqlite(app)
 
-    from . import assets, cache, web, words
-    from .views import hands, live, main, matches, melds, sessions, sheets
+    from . import assets, cache, chart, web, words
+    from .views import hands, live, main, matches, melds, sessions, sheets, stats
 
     assets.init_app(app)
     web.init_app(app)
     words.init_app(app)
     cache.init_app(app)
-    for module in (main, matches, hands, melds, sheets, sessions, live):
+    chart.init_app(app)
+    for module in (main, matches, hands, melds, sheets, sessions, live, stats):
         app.register_blueprint(module.bp)
     return app

@@ -4,8 +4,13 @@
 a phone keeps such a file for a year without asking again (``immutable``),
 and a new version of the file gets a new URL.  A static URL without the
 current hash (an old page, a hand-typed address) is served with the usual
-revalidation instead.  Responses are compressed (zstd, brotli or gzip, as the
-client accepts) by Flask-Compress.
+revalidation instead.  Scripts and style sheets are served minified (rjsmin,
+rcssmin: the comments stay in the repository, not on the wire) and, to a client
+that takes brotli, compressed once at brotli's best (kept per file and version:
+a first visit on a slow line is what it is for).  Other responses are compressed
+(zstd, brotli or gzip, as the client accepts) by Flask-Compress at its quick
+default levels.  Static files carry no page headers (CSP, frame and referrer
+rules are for documents); ``nosniff`` stays.
 """
 
 from __future__ import annotations
@@ -13,6 +18,9 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import brotli
+import rcssmin
+import rjsmin
 from flask import Flask, Response, current_app, request, url_for
 
 from .extensions import compress
@@ -39,6 +47,31 @@ def _fingerprint(filename: str) -> str | None:
     return digest
 
 
+# (path, modification time) -> the file minified
+_minified: dict[tuple[str, int], bytes] = {}
+# (path, modification time) -> the file minified and compressed with brotli's best
+_packed: dict[tuple[str, int], bytes] = {}
+PAGE_HEADERS = ("Content-Security-Policy", "Referrer-Policy", "X-Frame-Options")
+_MINIFIERS = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
+
+
+def minified(path: Path) -> bytes | None:
+    """A script or style sheet without comments and spare blanks (``None``: another file)."""
+    minify = _MINIFIERS.get(path.suffix)
+    if minify is None:
+        return None
+    try:
+        key = (str(path), path.stat().st_mtime_ns)
+    except OSError:
+        return None
+    text = _minified.get(key)
+    if text is None:
+        source = path.read_text(encoding="utf-8")
+        text = (source if path.name.endswith(".min.js") else minify(source)).encode()
+        _minified[key] = text
+    return text
+
+
 def static_url(filename: str) -> str:
     """The URL of a static file with its content hash (cached for a year by the browser)."""
     digest = _fingerprint(filename)
@@ -56,6 +89,17 @@ def _cache_static(response: Response) -> Response:
         response.direct_passthrough = False
         response.get_data()
     filename = (request.view_args or {}).get("filename", "")
+    path = Path(current_app.static_folder or "", filename)
+    if path.suffix in _MINIFIERS:
+        for name in PAGE_HEADERS:
+            response.headers.pop(name, None)
+        response.headers.pop("Content-Disposition", None)
+    if response.status_code == 200 and not response.headers.get("Content-Range"):
+        small = minified(path)
+        if small is not None:
+            response.set_data(small)
+            if request.accept_encodings["br"] > 0:
+                _send_packed(response, path, small)
     version = request.args.get("v")
     if version and version == _fingerprint(filename):
         response.cache_control.public = True
@@ -63,6 +107,21 @@ def _cache_static(response: Response) -> Response:
         response.cache_control.immutable = True
         response.cache_control.no_cache = None
     return response
+
+
+def _send_packed(response: Response, path: Path, small: bytes) -> None:
+    """The minified file as brotli at quality 11, compressed once per version."""
+    key = (str(path), path.stat().st_mtime_ns)
+    packed = _packed.get(key)
+    if packed is None:
+        packed = brotli.compress(small, quality=11)
+        _packed[key] = packed
+    response.set_data(packed)
+    response.headers["Content-Encoding"] = "br"  # Flask-Compress leaves it as it is
+    response.vary.add("Accept-Encoding")
+    etag, weak = response.get_etag()
+    if etag:
+        response.set_etag(f"{etag}:br", weak=bool(weak))
 
 
 def init_app(app: Flask) -> None:

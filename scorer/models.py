@@ -132,6 +132,10 @@ class Hand(db.Model):  # type: ignore[name-defined]
     seq: Mapped[int]
     dealer_seat: Mapped[int]
     declarer_party: Mapped[int | None]
+    # the player who declared, when a party is a team (Kreuzbinokel): a seat, else None
+    declarer_seat: Mapped[int | None]
+    # a forfeit: the party at fault (None: the declarer, as before the column existed)
+    at_fault: Mapped[int | None]
     bid: Mapped[int] = mapped_column(default=0)
     trump: Mapped[str | None] = mapped_column(String(1))
     outcome: Mapped[str] = mapped_column(String(20))

@@ -43,7 +43,7 @@ from . import services
 from .forms import PRESET_LABELS, RULE_OPTIONS
 from .models import GameSession, Match
 from .rules import Ruleset, deck_size
-from .words import outcome_text, signed, suit_name
+from .words import bonus_label, outcome_text, signed, suit_name
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +68,8 @@ def _end_text(ruleset: Ruleset) -> str:
         return gettext("%(deals)s deals", deals=ruleset.deals)
     if ruleset.end == "at_once":
         return gettext("to %(target)s, at once", target=ruleset.target)
+    if ruleset.end == "games":
+        return gettext("best of %(games)s hands", games=ruleset.games)
     if ruleset.end == "with_game":
         return gettext("to %(target)s with a won game", target=ruleset.target)
     return gettext("to %(target)s", target=ruleset.target)
@@ -90,7 +92,32 @@ def ruleset_line(ruleset: Ruleset) -> str:
     parts.append(_end_text(ruleset))
     if not ruleset.open_play:
         parts.append(gettext("bids from %(min)s", min=ruleset.min_bid))
+    parts.extend(_variant_texts(ruleset))
     return " · ".join(parts)
+
+
+def _variant_texts(ruleset: Ruleset) -> list[str]:
+    """The variants of RULES.md section 12 that differ from the defaults, one phrase each."""
+    default = Ruleset()
+    out = []
+    if ruleset.dabb is not None:
+        out.append(gettext("Dabb %(dabb)s", dabb=ruleset.dabb))
+    if ruleset.card_points != default.card_points:
+        out.append(gettext("counting %(scheme)s", scheme=ruleset.card_points))
+    if ruleset.rundgang != default.rundgang:
+        out.append(gettext("Rundgang always 250"))
+    if ruleset.eight_ranks is not None:
+        ranks = ", ".join(r.value for r in ruleset.eight_ranks) or "—"
+        out.append(gettext("Achterle of %(ranks)s", ranks=ranks))
+    if not ruleset.diss_pressable and ruleset.has_sevens:
+        out.append(gettext("Diss not pressed"))
+    if ruleset.dealer == "winner":
+        out.append(gettext("the winner deals"))
+    if ruleset.first_dealer == "after_winner":
+        out.append(gettext("next match: the winner deals"))
+    if ruleset.failed_bonus != "none" and not ruleset.open_play:
+        out.append(gettext("failed: %(bonus)s", bonus=bonus_label(ruleset.failed_bonus)))
+    return out
 
 
 def _value(value: Any) -> str:
@@ -108,6 +135,7 @@ def _value(value: Any) -> str:
 def house_rules(ruleset: Ruleset) -> list[str]:
     """The house rules that differ from the ruleset's preset, one short phrase each."""
     labels = {o.name: str(o.label) for o in RULE_OPTIONS}
+    choices = {o.name: {k: str(v) for k, v in o.choices} for o in RULE_OPTIONS if o.choices}
     out = []
     for key, value in ruleset.overrides().items():
         if key == "special_values":
@@ -119,6 +147,10 @@ def house_rules(ruleset: Ruleset) -> list[str]:
             out.append(gettext("teams of two") if value == 2 else gettext("everybody alone"))
         elif key == "players":
             continue  # the players are listed on the sheet
+        elif key in ("failed_bonus", "going_off_bonus"):
+            out.append(f"{labels.get(key, key)}: {bonus_label(value)}")
+        elif key in choices and value in choices[key]:
+            out.append(f"{labels.get(key, key)}: {choices[key][value]}")
         else:
             out.append(f"{labels.get(key, key)}: {_value(value)}")
     return out

@@ -1,11 +1,14 @@
 """The sheet of a match as CSV, for spreadsheets.
 
-One line per hand, semicolons (German Excel opens it with a double click;
-LibreOffice and Numbers detect it), UTF-8 with a byte order mark so Excel reads
-the umlauts, CRLF line ends, numbers as plain integers with a minus sign (a
-spreadsheet cannot add up bracketed losses).  A text cell that a spreadsheet
-would take for a formula (a player called ``=HYPERLINK(…)``) gets a leading
-apostrophe (OWASP, "CSV injection"); numbers stay numbers.
+One line per hand: what was declared and how it ended, each party's result and
+running total, then each party's melds and trick points as entered (empty where
+the hand has none: a special game, a party that sat out).  Semicolons (German
+Excel opens it with a double click; LibreOffice and Numbers detect it), UTF-8
+with a byte order mark so Excel reads the umlauts, CRLF line ends, numbers as
+plain integers with a minus sign (a spreadsheet cannot add up bracketed losses).
+A text cell that a spreadsheet would take for a formula (a player called
+``=HYPERLINK(…)``) gets a leading apostrophe (OWASP, "CSV injection"); numbers
+stay numbers.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
+from .rules import SPECIAL_GAMES
 from .services import Sheet
 from .words import outcome_text
 
@@ -39,6 +43,8 @@ def sheet_csv(current: Sheet) -> bytes:
     head = [_("Hand"), _("Dealer"), _("Declarer"), _("Bid"), _("Trump"), _("Outcome")]
     for name in current.parties:
         head += [name, _("%(name)s total", name=name)]
+    for name in current.parties:
+        head += [_("%(name)s melds", name=name), _("%(name)s tricks", name=name)]
     writer.writerow([csv_cell(cell) for cell in head])
     for row in current.rows:
         hand = row.hand
@@ -52,9 +58,17 @@ def sheet_csv(current: Sheet) -> bytes:
         ]
         for i, points in enumerate(row.points):
             line += ["" if row.sits_out[i] else points, row.totals[i]]
+        lines = {p.party: p for p in hand.parties}
+        for i in range(len(current.parties)):
+            party = lines.get(i)
+            if party is None or party.sits_out or hand.outcome in SPECIAL_GAMES:
+                line += ["", ""]  # nothing melded or played out
+            else:
+                line += [party.melds, "" if party.tricks is None else party.tricks]
         writer.writerow([csv_cell(cell) for cell in line])
     total: list[Any] = [_("Total"), "", "", "", "", ""]
     for value in current.totals:
         total += ["", value]
+    total += ["", ""] * len(current.parties)
     writer.writerow([csv_cell(cell) for cell in total])
     return out.getvalue().encode("utf-8-sig")

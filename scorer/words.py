@@ -96,6 +96,10 @@ def select_locale() -> str:
 def rules_message(error: RulesError) -> str:
     """A rules error in the user's language (its English template is the msgid)."""
     params = error.params
+    outcome = params.get("outcome") if params else None
+    if isinstance(outcome, str) and outcome in _OUTCOME_ON_SHEET:
+        # the game by its name ("Durch"), not its key ("durch" reads as a preposition)
+        params = {**params, "outcome": str(_OUTCOME_ON_SHEET[outcome])}
     try:
         text = str(gettext(error.template))
         return text.format(**params) if params else text
@@ -174,8 +178,8 @@ def signed(points: int | None) -> str:
 
 
 def money(cents: int) -> str:
-    """Cents as euros in the user's locale: ``1,20 €``."""
-    return format_currency(cents / 100, "EUR")
+    """Cents as euros in the user's locale: ``1,20 €``, a loss ``−7,50 €`` (U+2212)."""
+    return format_currency(cents / 100, "EUR").replace("-", MINUS)
 
 
 def init_app(app: Flask) -> None:

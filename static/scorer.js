@@ -17,6 +17,11 @@
 (function () {
   "use strict";
 
+  // static/taps.js queues the taps of the meld calculator and the two-player page; a
+  // page without them does not load it (see needTaps)
+  var TAPS_SRC = (document.currentScript && document.currentScript.getAttribute("data-taps")) || "";
+  var tapsAsked = false;
+
   var RETRY_MS = 3000;
   // a proxy in front of a restarting app: the hand is sent again, as when nothing came back
   var PROXY_TROUBLE = { 502: true, 503: true, 504: true };
@@ -249,12 +254,35 @@
     return false;
   }
 
-  function setUp() {
+  // nothing entered yet: no declarer, no outcome other than the default, no number
+  function isEmpty(form) {
+    return !Array.prototype.some.call(form.elements, function (el) {
+      if (el.type === "radio") {
+        return el.checked && el.name !== "outcome" && el.name !== "at_fault";
+      }
+      if (el.type === "checkbox") {
+        return el.checked;
+      }
+      return el.type === "text" && el.value.trim() !== "";
+    });
+  }
+
+  // On page load: an entry kept in storage comes back into the form, and the
+  // Schreiber is told.  A form swapped in later (a refused hand, a conflict) is
+  // the server's answer to what was sent: its values stand, and nothing is said
+  // to have been restored; only an empty one (the current state after a
+  // conflict) takes back what was typed, quietly (the answer says why).
+  function setUp(evt) {
     var form = handForm();
     if (!form || form.getAttribute("data-restored")) {
       return;
     }
-    if (catchUp(form)) {
+    var onLoad = !evt || evt.type === "DOMContentLoaded";
+    if (onLoad && catchUp(form)) {
+      return;
+    }
+    if (!onLoad && !isEmpty(form)) {
+      form.setAttribute("data-restored", "1");
       return;
     }
     var saved = restore(form);
@@ -262,7 +290,7 @@
       say(form, text(form, "offline"));
       retrySoon();
       sendAgain();
-    } else if (saved) {
+    } else if (saved && onLoad && !isEmpty(form)) {
       say(form, text(form, "restored"));
     }
   }
@@ -385,8 +413,50 @@
     }
   });
 
+  // -- taps.js where taps are queued ------------------------------------------
+
+  // Loaded once a box of taps is on the page (the two-player page, the calculator
+  // page), or as the hand form's calculator is opened: asked for with the panel, it
+  // is there before the panel's first tap.
+  function needTaps() {
+    if (tapsAsked || !TAPS_SRC) {
+      return;
+    }
+    tapsAsked = true;
+    if (document.querySelector("script[data-taps-page]")) {
+      return; // the page loads it itself
+    }
+    var script = document.createElement("script");
+    script.src = TAPS_SRC;
+    document.head.appendChild(script);
+  }
+
+  function tapsWanted() {
+    if (document.querySelector("[data-taps]")) {
+      needTaps();
+    }
+  }
+
+  document.addEventListener(
+    "pointerdown",
+    function (evt) {
+      if (evt.target.closest && evt.target.closest(".calc-open")) {
+        needTaps();
+      }
+    },
+    true
+  );
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    var elt = sentBy(evt);
+    if (elt && elt.classList && elt.classList.contains("calc-open")) {
+      needTaps();
+    }
+  });
+
   document.addEventListener("htmx:afterSettle", setUp);
+  document.addEventListener("htmx:afterSettle", tapsWanted);
   document.addEventListener("DOMContentLoaded", setUp);
+  document.addEventListener("DOMContentLoaded", tapsWanted);
   window.addEventListener("online", sendAgain);
   window.addEventListener("beforeunload", function () {
     leaving = true;
@@ -394,4 +464,199 @@
   window.addEventListener("pageshow", function () {
     leaving = false; // back from the back-forward cache: the page is in use again
   });
+})();
+
+// 3. The hand form at the speed of the table (issue 14): the number keyboard stays
+//    up and moves on by itself.  Everything here only moves the focus and shows
+//    hints; what is sent is what is in the fields, and the server reads it.
+//    - Tapping a declarer or a trump goes to the first field still empty (the bid
+//      first).
+//    - Enter ("next") goes to the next field that still needs a value: empty melds
+//      on the way (a party without melds costs one Enter), the trick values but the
+//      last one (filled in from the trick total) and those of a party that took no
+//      trick.  When none is left, Enter saves.
+//    - A trick value that cannot take another digit (ten times it is more than the
+//      trick total) is complete: the focus moves on at once.
+//    - A bid typed in tens ("30" for 300) shows how it is read.
+//    - A trick value of 0 offers "took a trick worth 0" instead of "no trick".
+(function () {
+  "use strict";
+
+  function form() {
+    return document.getElementById("hand-form");
+  }
+
+  function number(el, name) {
+    return Number(el.getAttribute(name)) || 0;
+  }
+
+  function shown(el) {
+    return Boolean(el) && !el.disabled && el.getClientRects().length > 0;
+  }
+
+  function empty(el) {
+    return el.value.trim() === "";
+  }
+
+  function lineOf(el) {
+    return el.closest(".party-line");
+  }
+
+  function noTrick(el) {
+    var box = lineOf(el) && lineOf(el).querySelector(".no-trick input");
+    return Boolean(box && box.checked);
+  }
+
+  // the fields in the order they are entered: the bid, then per party melds, tricks
+  function fields(f) {
+    var all = [f.querySelector("#bid")];
+    Array.prototype.forEach.call(f.querySelectorAll(".party-line"), function (line) {
+      all.push(line.querySelector("input.melds"), line.querySelector("input.tricks"));
+    });
+    return all.filter(shown);
+  }
+
+  // the trick field the server fills in: the last one left empty (by a party that
+  // did not say it took no trick)
+  function fillIn(list) {
+    var open = list.filter(function (el) {
+      return el.classList.contains("tricks") && empty(el) && !noTrick(el);
+    });
+    return open.length ? open[open.length - 1] : null;
+  }
+
+  function needed(el, list, ahead) {
+    if (!empty(el)) {
+      return false;
+    }
+    if (el.classList.contains("tricks")) {
+      return !noTrick(el) && el !== fillIn(list);
+    }
+    // empty melds only on the way forward (0 is a valid value); the bid always
+    return ahead || el.id === "bid";
+  }
+
+  // the next field after `from` that still needs a value (from the start: null)
+  function nextField(f, from) {
+    var list = fields(f);
+    var start = from ? list.indexOf(from) + 1 : 0;
+    for (var i = start; i < list.length; i++) {
+      if (needed(list[i], list, true)) {
+        return list[i];
+      }
+    }
+    for (var j = 0; j < start - 1; j++) {
+      if (needed(list[j], list, false)) {
+        return list[j];
+      }
+    }
+    return null;
+  }
+
+  function save(f) {
+    var button = f.querySelector(".actions button[type=submit]");
+    if (typeof f.requestSubmit === "function") {
+      f.requestSubmit(button || undefined);
+    } else if (button) {
+      button.click();
+    }
+  }
+
+  function readBid(f) {
+    var bid = f.querySelector("#bid");
+    var out = f.querySelector("#bid-reading");
+    if (!bid || !out) {
+      return;
+    }
+    var min = number(f, "data-min-bid");
+    var step = number(f, "data-bid-step") || 1;
+    var typed = bid.value.trim();
+    var value = /^\d{1,4}$/.test(typed) ? Number(typed) : 0;
+    var meant = value * 10;
+    var reads = value > 0 && value < min && meant >= min && meant % step === 0;
+    out.textContent = reads ? (f.getAttribute("data-reads-as") || "").replace("{bid}", meant) : "";
+  }
+
+  function markZero(line) {
+    var tricks = line.querySelector("input.tricks");
+    line.classList.toggle("zero", Boolean(tricks) && /^0+$/.test(tricks.value.trim()));
+  }
+
+  function prepare() {
+    var f = form();
+    if (!f || f.getAttribute("data-entry")) {
+      return;
+    }
+    f.setAttribute("data-entry", "1");
+    Array.prototype.forEach.call(f.querySelectorAll(".party-line"), markZero);
+    readBid(f);
+  }
+
+  document.addEventListener("change", function (evt) {
+    var f = form();
+    var el = evt.target;
+    if (!f || !f.contains(el) || el.type !== "radio" || !evt.isTrusted) {
+      return;
+    }
+    if (el.name === "declarer" || el.name === "trump") {
+      var next = nextField(f, null);
+      if (next) {
+        next.focus();
+      }
+    }
+  });
+
+  document.addEventListener("keydown", function (evt) {
+    var f = form();
+    var el = evt.target;
+    if (evt.key !== "Enter" || !f || !f.contains(el) || fields(f).indexOf(el) === -1) {
+      return;
+    }
+    evt.preventDefault();
+    var next = nextField(f, el);
+    if (next) {
+      next.focus();
+    } else {
+      save(f);
+    }
+  });
+
+  document.addEventListener("input", function (evt) {
+    var f = form();
+    var el = evt.target;
+    if (!f || !f.contains(el)) {
+      return;
+    }
+    if (el.id === "bid") {
+      readBid(f);
+    } else if (el.classList.contains("tricks")) {
+      markZero(lineOf(el));
+      var typed = el.value.trim();
+      var total = number(f, "data-trick-total");
+      if (evt.isTrusted && /^[1-9]\d*$/.test(typed) && Number(typed) * 10 > total) {
+        var next = nextField(f, el);
+        if (next) {
+          next.focus();
+        }
+      }
+    }
+  });
+
+  // a hand just saved: the keyboard goes down, so that the saved hand, the new
+  // totals and who deals next are in sight.  Before the swap: htmx would give the
+  // focus back to the field of the same id in the new form.
+  function beforeSave(evt) {
+    var f = form();
+    var xhr = evt.detail && evt.detail.xhr;
+    if (!f || !xhr || xhr.status >= 300 || !f.contains(document.activeElement)) {
+      return;
+    }
+    if ((xhr.responseText || "").indexOf('id="saved-note"') !== -1) {
+      document.activeElement.blur();
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", prepare);
+  document.addEventListener("htmx:afterSettle", prepare);
+  document.addEventListener("htmx:beforeSwap", beforeSave);
 })();

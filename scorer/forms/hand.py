@@ -35,12 +35,18 @@ from .base import MAX_POINTS, AppForm, choice_list, choice_values, key_or_none
 
 
 class PartyForm(Form):
-    """One party's line: melds, trick points, 'took no trick'."""
+    """One party's line: melds, trick points, 'took no trick' / 'took a trick worth 0'.
+
+    The three states of "took a trick" (RULES.md section 5): unsaid (told by the trick
+    points), no trick (``no_trick``: its trick points count as 0), or a trick worth
+    nothing (``took_zero`` with 0 trick points: its melds count).
+    """
 
     melds = IntegerField(_l("Melds"), [Optional(), NumberRange(0, MAX_POINTS)])
     meld_names = HiddenField()
     tricks = IntegerField(_l("Tricks"), [Optional(), NumberRange(0, 1000)])
     no_trick = BooleanField(_l("took no trick"))
+    took_zero = BooleanField(_l("took a trick worth 0"))
 
 
 class HandForm(AppForm):
@@ -60,14 +66,40 @@ class HandForm(AppForm):
         choices=choice_list([("1", _l("won")), ("0", _l("lost"))]),
         validate_choice=False,
     )
+    # a forfeit: who is at fault ("" = the declarer)
+    at_fault = SelectField(_l("At fault"), choices=[], validate_choice=False)
     parties = FieldList(FormField(PartyForm), min_entries=2, max_entries=8)
     version = HiddenField()
     idempotency_key = HiddenField(filters=[key_or_none])
 
-    def setup(self, ruleset: Ruleset, names: list[str], *, has_data: bool) -> None:
-        """Fit the form to the match: one line per party, the outcomes this table plays."""
-        self.declarer.choices = choice_list(
-            [("", "—")] + [(str(i), n) for i, n in enumerate(names)]
+    def setup(
+        self,
+        ruleset: Ruleset,
+        names: list[str],
+        *,
+        has_data: bool,
+        seat_names: list[str] | None = None,
+        seat_parties: list[int] | None = None,
+    ) -> None:
+        """Fit the form to the match: one line per party, the outcomes this table plays.
+
+        At a table of teams the declarer is chosen as a player (``s<seat>``): the
+        party is the player's team, and the player is kept too.
+        """
+        self.seat_names = seat_names or []
+        self.seat_parties = seat_parties or []
+        self.teams = (
+            ruleset.team_size > 1
+            and bool(self.seat_names)
+            and len(self.seat_parties) == len(self.seat_names)
+        )
+        if self.teams:
+            declarers = [(f"s{seat}", n) for seat, n in enumerate(self.seat_names)]
+        else:
+            declarers = [(str(i), n) for i, n in enumerate(names)]
+        self.declarer.choices = choice_list([("", "—"), *declarers])
+        self.at_fault.choices = choice_list(
+            [("", _l("the declarer"))] + [(str(i), n) for i, n in enumerate(names)]
         )
         outcomes = [
             (value, label)
@@ -80,25 +112,41 @@ class HandForm(AppForm):
             while len(self.parties) < len(names):
                 self.parties.append_entry()
         self.party_names = names
+        self.bid.data = read_bid(ruleset, self.bid.data)
+
+    def declarer_of(self) -> tuple[int | None, int | None]:
+        """The declaring party and, at a table of teams, the declaring seat."""
+        text = str(self.declarer.data or "").strip()
+        parties = len(getattr(self, "party_names", []))
+        if getattr(self, "teams", False) and text.startswith("s"):
+            seat = _party_index(text[1:], len(self.seat_names))
+            if seat is None:
+                return None, None
+            return self.seat_parties[seat], seat
+        return _party_index(text, parties), None
 
     def to_input(self, parties: int) -> HandInput:
         """The entered hand as plain values (ValueError-free: fields are validated)."""
-        declarer = self.declarer.data
+        declarer, declarer_seat = self.declarer_of()
         lines = list(self.parties)[:parties]
         while len(lines) < parties:
             lines.append(None)
         melds = [(line.form.melds.data or 0) if line else 0 for line in lines]
         tricks = [line.form.tricks.data if line else None for line in lines]
-        took: list[bool | None] = [
-            (False if line.form.no_trick.data else None) if line else None for line in lines
-        ]
+        took = [_took(line.form) if line else None for line in lines]
+        for i, line in enumerate(lines):
+            if line and took[i] is True and tricks[i] is None:
+                tricks[i] = 0  # a trick worth nothing: 0 trick points
         names = [_meld_names(line.form.meld_names.data) if line else None for line in lines]
         outcome = self.outcome.data or "played"
         won = None
         if outcome in SPECIAL_GAMES and self.won.data in ("0", "1"):
             won = self.won.data == "1"
+        outcome_fault = _party_index(self.at_fault.data, parties) if outcome == "forfeit" else None
         return HandInput(
-            declarer=_party_index(declarer, parties),
+            declarer=declarer,
+            declarer_seat=declarer_seat,
+            at_fault=None if outcome_fault == declarer else outcome_fault,
             bid=self.bid.data or 0,
             trump=self.trump.data if self.trump.data in ("E", "G", "H", "S") else None,
             outcome=outcome,
@@ -110,8 +158,7 @@ class HandForm(AppForm):
         )
 
     def validate_declarer(self, field: Field) -> None:
-        valid = {str(i) for i in range(len(getattr(self, "party_names", [])))}
-        if field.data not in valid:
+        if self.declarer_of()[0] is None:
             raise ValidationError(_l("Choose the declarer."))
 
     def validate_outcome(self, field: Field) -> None:
@@ -184,7 +231,13 @@ def hand_form(
     else:
         form = HandForm(formdata=None)
         form.idempotency_key.data = secrets.token_urlsafe(16)
-    form.setup(sheet.ruleset, sheet.parties, has_data=posted or hand is not None)
+    form.setup(
+        sheet.ruleset,
+        sheet.parties,
+        has_data=posted or hand is not None,
+        seat_names=sheet.seat_names,
+        seat_parties=[seat.party for seat in match.seats],
+    )
     if not posted:
         form.version.data = str(match.version)
     return form
@@ -192,8 +245,12 @@ def hand_form(
 
 def _formdata(data: HandInput) -> MultiDict[str, Any]:
     """A saved hand as the hand form would post it (the correction form starts from it)."""
+    declarer = "" if data.declarer is None else str(data.declarer)
+    if data.declarer_seat is not None:
+        declarer = f"s{data.declarer_seat}"
     pairs: list[tuple[str, Any]] = [
-        ("declarer", "" if data.declarer is None else str(data.declarer)),
+        ("declarer", declarer),
+        ("at_fault", "" if data.at_fault is None else str(data.at_fault)),
         ("bid", str(data.bid or "")),
         ("trump", data.trump or ""),
         ("outcome", data.outcome),
@@ -208,7 +265,32 @@ def _formdata(data: HandInput) -> MultiDict[str, Any]:
         took = data.took_trick[i] if i < len(data.took_trick) else None
         if took is False:
             pairs.append((f"parties-{i}-no_trick", "y"))
+        elif took is True and not tricks:
+            pairs.append((f"parties-{i}-took_zero", "y"))
     return MultiDict(pairs)
+
+
+def read_bid(ruleset: Ruleset, bid: Any) -> Any:
+    """A bid typed in tens ("30" for 300) as the bid it means, else as typed.
+
+    A number below the minimum bid is no bid; when ten times it is one, that is
+    what the Schreiber meant (the form shows the reading live, static/scorer.js).
+    """
+    if not isinstance(bid, int) or isinstance(bid, bool) or not 0 < bid < ruleset.min_bid:
+        return bid
+    try:
+        return check_bid(ruleset, bid * 10)
+    except RulesError:
+        return bid
+
+
+def _took(line: Any) -> bool | None:
+    """'Took a trick' of a party line: no (ticked), yes at 0 points (ticked), or unsaid."""
+    if line.no_trick.data:
+        return False
+    if line.took_zero.data and not line.tricks.data:
+        return True
+    return None
 
 
 def _party_index(value: Any, parties: int) -> int | None:
@@ -230,8 +312,12 @@ def _meld_names(text: str | None) -> list[str] | None:
 class TricksForm(AppForm):
     """Closing a two-player hand: trick points per party."""
 
-    parties = FieldList(FormField(PartyForm), min_entries=2, max_entries=2)
+    parties = FieldList(FormField(PartyForm), min_entries=2, max_entries=4)  # Swiss: 2-4 alone
     version = HiddenField()
+    # the hand in play the page showed (a second "close" never closes the next hand)
+    hand = HiddenField()
+    # the Swiss game: a party reached the target by a trick, the hand is closed at once
+    ended_early = BooleanField(_l("Someone reached the target: close the hand now"))
 
 
 class MeldEntryForm(AppForm):

@@ -25,7 +25,8 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
-from ..rules import PRESETS, SPECIAL_GAMES, Ruleset, check_table
+from ..rules import PRESETS, SPECIAL_GAMES, Rank, RulesError, Ruleset, check_table
+from ..rules.ruleset import MAX_DABB, MAX_GAMES
 from ..services import clean_name
 from .base import MAX_POINTS, AppForm, choice_list, euros_to_cents, key_or_none, printable
 
@@ -42,6 +43,7 @@ class RuleOption:
     help: Any
     choices: tuple[tuple[str, Any], ...] = ()
     group: str = "melds"
+    high: int = MAX_POINTS
 
 
 BONUS_HELP = _l("what each opposing party gets besides its melds")
@@ -122,11 +124,11 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
         group="failing",
     ),
     RuleOption(
-        "failed_bonus", "choice", _l("Failed: bonus to opponents"), BONUS_HELP, group="failing"
+        "failed_bonus", "bonus", _l("Failed: bonus to opponents"), BONUS_HELP, group="failing"
     ),
     RuleOption(
         "going_off_bonus",
-        "choice",
+        "bonus",
         _l("Going off: bonus to opponents"),
         BONUS_HELP,
         group="failing",
@@ -203,11 +205,12 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
         _l("End of the match"),
         _l("when the match is over"),
         choices=(
-            ("with_game", _l("with a won game once someone has the target")),
+            ("with_game", _l("with a won game (target reached)")),
             ("after_any_hand_but_going_off", _l("after any hand but a going off")),
             ("after_any_hand", _l("after any hand")),
             ("deals", _l("after a fixed number of deals")),
             ("at_once", _l("at once, even in the middle of a hand")),
+            ("games", _l("best of a number of hands")),
         ),
         group="end",
     ),
@@ -219,6 +222,77 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
         _l("with a fixed number of deals: a multiple of the players"),
         group="end",
     ),
+    RuleOption(
+        "games",
+        "int",
+        _l("Best of (hands)"),
+        _l("with “best of”: 3, 5, 7 …; a hand is won by who scores more in it"),
+        group="end",
+        high=MAX_GAMES,
+    ),
+    # the variants of RULES.md section 12: folded in "more rules"
+    RuleOption(
+        "dabb",
+        "optional_int",
+        _l("Dabb size"),
+        _l("empty: the usual deal; e.g. three with sevens: 6, 3 or 0 (14, 15, 16 cards each)"),
+        group="more",
+        high=MAX_DABB,
+    ),
+    RuleOption(
+        "card_points",
+        "choice",
+        _l("Counting (A-10-K-O-U)"),
+        _l("card points in the tricks; a hand always has 240 + the last trick"),
+        choices=(
+            ("11-10-4-3-2", "11-10-4-3-2"),
+            ("10-10-10-0-0", "10-10-10-0-0"),
+            ("10-10-5-5-0", "10-10-5-5-0"),
+            ("15-15-0-0-0", "15-15-0-0-0"),
+        ),
+        group="more",
+    ),
+    RuleOption(
+        "rundgang",
+        "choice",
+        _l("Rundgang"),
+        _l("a pair of every suit: what its parts add up to, or always 250"),
+        choices=(("sum", _l("sum of its parts (240)")), ("flat 250", _l("always 250"))),
+        group="more",
+    ),
+    RuleOption(
+        "eight_ranks",
+        "ranks",
+        _l("Achterle of"),
+        _l("the ranks whose eight make an Achterle"),
+        group="more",
+    ),
+    RuleOption(
+        "diss_pressable",
+        "bool",
+        _l("Diss may be pressed"),
+        _l("the trump seven may be melded and then pressed"),
+        group="more",
+    ),
+    RuleOption(
+        "dealer",
+        "choice",
+        _l("Next dealer"),
+        _l("who deals the next hand"),
+        choices=(("rotate", _l("the next seat")), ("winner", _l("the winner of the hand"))),
+        group="more",
+    ),
+    RuleOption(
+        "first_dealer",
+        "choice",
+        _l("Next match starts"),
+        _l("who deals the first hand of the session's next match"),
+        choices=(
+            ("rotate", _l("one seat on")),
+            ("after_winner", _l("the winner deals, the losers lead")),
+        ),
+        group="more",
+    ),
 )
 
 RULE_GROUPS: tuple[tuple[str, Any], ...] = (
@@ -228,6 +302,23 @@ RULE_GROUPS: tuple[tuple[str, Any], ...] = (
     ("failing", _l("Failing and going off")),
     ("specials", _l("Special games")),
     ("end", _l("Table and end")),
+    ("more", _l("More rules")),
+)
+
+BONUS_KINDS: tuple[tuple[str, Any], ...] = (
+    ("none", _l("none")),
+    ("per_player", _l("N per player dealt in")),
+    ("flat", _l("N each")),
+    ("half_bid", _l("half the bid")),
+)
+
+RANK_CHOICES: tuple[tuple[str, Any], ...] = (
+    ("A", _l("Daus")),
+    ("10", _l("Zehn")),
+    ("K", _l("König")),
+    ("O", _l("Ober")),
+    ("U", _l("Unter")),
+    ("7", _l("Sieben")),
 )
 
 BONUS_CHOICES: tuple[tuple[str, Any], ...] = (
@@ -239,20 +330,20 @@ BONUS_CHOICES: tuple[tuple[str, Any], ...] = (
 )
 
 PRESET_LABELS: dict[str, Any] = {
-    "standard": _l("Standard (3 players, 40 cards, to 1000)"),
-    "kreuzbinokel": _l("Kreuzbinokel (4 players, two teams)"),
-    "sechser": _l("Sechser (6 players, three teams, with sevens)"),
-    "turnier": _l("Tournament (3 players, 12 deals, tricks rounded)"),
+    "standard": _l("Standard (3 players, 40 cards)"),
+    "kreuzbinokel": _l("Kreuzbinokel (4 players, teams)"),
+    "sechser": _l("Sechser (6 players, 3 teams)"),
+    "turnier": _l("Tournament (3 players, 12 deals)"),
     "vier_mit_aussetzer": _l("Four with dealer sitting out (12 deals)"),
-    "zweier": _l("Two players (double deck, open play)"),
+    "zweier": _l("Zweier (2 players, no bidding)"),
     "schweizer": _l("Schweizer (two players, 32 cards)"),
 }
 
 STAKE_BASES: tuple[tuple[str, Any], ...] = (
-    ("full", _l("per full 100 points")),
-    ("started", _l("per started 100 points")),
-    ("exact", _l("exactly per 100 points")),
-    ("per_game", _l("a fixed amount per lost match")),
+    ("full", _l("per full 100")),
+    ("started", _l("per started 100")),
+    ("exact", _l("exactly per 100")),
+    ("per_game", _l("per lost match")),
 )
 
 
@@ -260,7 +351,18 @@ def rule_value(ruleset: Ruleset, name: str) -> Any:
     """An option's value, with the special games read from ``special_values``."""
     if name in SPECIAL_GAMES:
         return ruleset.special_value(name)
+    if name == "eight_ranks":
+        return (
+            [r.value for r in ruleset.effective_eight_ranks]
+            if ruleset.eight_of_a_kind is not None
+            else []
+        )
     return getattr(ruleset, name)
+
+
+def _all_eight_ranks(sevens: bool) -> list[str]:
+    ranks = ["A", "10", "K", "O", "U"]
+    return [*ranks, "7"] if sevens else ranks
 
 
 class NewMatchForm(AppForm):
@@ -362,6 +464,35 @@ def build_rule_fields(form: NewMatchForm, base: Ruleset, data: Any) -> None:
         default = rule_value(base, option.name)
         if option.kind == "bool":
             f: Any = BooleanField(option.label, default=default, description=option.help)
+        elif option.kind == "bonus":
+            kind, _, number = str(default).partition(" ")
+            f = SelectField(
+                option.label,
+                choices=choice_list(BONUS_KINDS),
+                default=kind,
+                description=option.help,
+            )
+            unbound.append(
+                (
+                    option.name + "_n",
+                    IntegerField(
+                        _l("N"),
+                        [Optional(), NumberRange(0, MAX_POINTS)],
+                        default=int(number) if number.isdigit() else None,
+                    ),
+                )
+            )
+        elif option.kind == "ranks":
+            # one box per rank (a list of same-named boxes would need a list in every client)
+            ranks = base.eight_ranks
+            chosen = {r.value for r in ranks} if ranks is not None else set(_all_eight_ranks(True))
+            for value, label in RANK_CHOICES[:-1]:
+                unbound.append(
+                    (f"{option.name}_{value}", BooleanField(label, default=value in chosen))
+                )
+            f = BooleanField(RANK_CHOICES[-1][1], default="7" in chosen, description=option.help)
+            unbound.append((f"{option.name}_7", f))
+            continue
         elif option.kind == "choice":
             choices = list(option.choices or BONUS_CHOICES)
             if default not in [c[0] for c in choices]:
@@ -375,14 +506,14 @@ def build_rule_fields(form: NewMatchForm, base: Ruleset, data: Any) -> None:
         elif option.kind == "optional_int":
             f = IntegerField(
                 option.label,
-                [Optional(), NumberRange(0, MAX_POINTS)],
+                [Optional(), NumberRange(0, option.high)],
                 default=default,
                 description=option.help,
             )
         else:
             f = IntegerField(
                 option.label,
-                [InputRequired(), NumberRange(0, MAX_POINTS)],
+                [InputRequired(), NumberRange(0, option.high)],
                 default=default,
                 description=option.help,
             )
@@ -400,9 +531,15 @@ def ruleset_from_form(form: NewMatchForm) -> Ruleset:
     changes: dict[str, Any] = {"players": len(names)}
     specials: dict[str, int | None] = {}
     for option in RULE_OPTIONS:
-        value = form.rule_fields[option.name].data
+        field = form.rule_fields.get(option.name)
+        value = None if field is None else field.data
         if option.kind == "bool":
             value = bool(value)
+        elif option.kind == "bonus":
+            value = _bonus_from(option, value, form.rule_fields[option.name + "_n"].data)
+        elif option.kind == "ranks":
+            ticked = [v for v, _ in RANK_CHOICES if form.rule_fields[f"{option.name}_{v}"].data]
+            value = _ranks_from(ticked, base, bool(changes.get("sevens", base.sevens)))
         if option.name in SPECIAL_GAMES:
             specials[option.name] = value
         else:
@@ -412,6 +549,29 @@ def ruleset_from_form(form: NewMatchForm) -> Ruleset:
     ruleset = base.replace(**changes)
     check_table(ruleset, len(names))
     return ruleset
+
+
+def _bonus_from(option: RuleOption, kind: Any, number: Any) -> str:
+    """A bonus setting from its two fields: the kind and, for per_player / flat, N."""
+    if kind in ("per_player", "flat"):
+        if number is None:
+            raise RulesError(
+                "house rule '{field}': type the number N for '{kind}'",
+                field=option.name,
+                kind=kind,
+            )
+        return f"{kind} {number}"
+    return str(kind or "none")
+
+
+def _ranks_from(chosen: list[str], base: Ruleset, sevens: bool) -> Any:
+    """The Achterle ranks ticked (the seven only with sevens); all of them is the default
+    (``None``)."""
+    if not sevens:
+        chosen = [r for r in chosen if r != "7"]
+    if base.eight_ranks is None and set(chosen) >= set(_all_eight_ranks(sevens)):
+        return None
+    return tuple(Rank.parse(r) for r in chosen)
 
 
 def rules_field_errors(form: FlaskForm) -> bool:

@@ -74,6 +74,7 @@ def settle_at_table(
     tricks: Sequence[int | None] = (),
     took_trick: Sequence[bool | None] = (),
     ended_early: bool = False,
+    at_fault: int | None = None,
 ) -> TableHand:
     """Settle a hand from what was entered per party of the table.
 
@@ -83,6 +84,10 @@ def settle_at_table(
     ``ended_early``: an open-play hand closed in the middle because a party
     reached the target at once (the Swiss game); the tricks were not played out,
     so nothing is filled in and no trick total is checked when none were taken.
+    ``at_fault``: the party of the table at fault of a ``forfeit`` (``None``: the
+    declarer); an opposing party caught signalling scores as a failed declarer and
+    the declarer's game counts as made (:func:`~scorer.rules.settlement.settle`).
+    A forfeit whose trick points are all left empty was called before play.
 
     Four at the table, the dealer (seat 0) sits out; party 2 declared 200 and
     made it, the third trick value is filled in from 250:
@@ -106,9 +111,12 @@ def settle_at_table(
     active = active_parties(ruleset, seats, dealer)
     if declarer is not None and declarer not in active:
         raise RulesError("the dealer sits out this hand and cannot be the declarer")
+    if at_fault is not None and outcome == "forfeit" and at_fault not in active:
+        raise RulesError("the dealer sits out this hand and cannot be at fault")
     entered: list[int | None] = _at(tricks, active, None)
-    if outcome in TRICKS_PLAYED and not ended_early:
-        played_tricks = list(complete_tricks(ruleset, entered))
+    before_play = outcome == "forfeit" and all(t is None for t in entered)
+    if outcome in TRICKS_PLAYED and not ended_early and not before_play:
+        played_tricks = list(complete_tricks(ruleset, entered, _at(took_trick, active, None)))
     else:
         played_tricks = [t or 0 for t in entered]
     took = _at(took_trick, active, None)
@@ -125,8 +133,10 @@ def settle_at_table(
         outcome=outcome,
         won=won,
         melds=_at(melds, active, 0),
-        tricks=played_tricks if any(played_tricks) or not ended_early else [],
+        tricks=[] if before_play or (ended_early and not any(played_tricks)) else played_tricks,
         took_trick=took_trick_,
+        ended_early=ended_early,
+        at_fault=active.index(at_fault) if at_fault is not None and outcome == "forfeit" else None,
     )
     at_table: list[int | None] = [None] * ruleset.parties
     for party, value in zip(active, entered if ended_early else played_tricks, strict=True):

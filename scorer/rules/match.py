@@ -30,6 +30,7 @@ from .table import (
     check_deals,
     expand_active,
     players_dealt_in,
+    seats_of_party,
 )
 
 
@@ -76,11 +77,81 @@ class MatchProgress:
     winners: tuple[int, ...]
     next_dealer: int
     next_leader: int
+    games_won: tuple[int, ...] = ()
 
     @property
     def finished(self) -> bool:
         """True once a hand has ended the match."""
         return self.finished_after is not None
+
+
+def hand_winner(hand: PlayedHand) -> int | None:
+    """The party that won a hand: the one that scored more in it than every other
+    (the Swiss game's "wer die meisten Augen erhält, gewinnt das Spiel", seed 001);
+    ``None`` when the top is shared.
+
+    >>> hand_winner(PlayedHand(None, "open_play", None, (310, 120)))
+    0
+    >>> hand_winner(PlayedHand(None, "open_play", None, (130, 130))) is None
+    True
+    """
+    top = max(hand.points)
+    tops = [p for p, value in enumerate(hand.points) if value == top]
+    return tops[0] if len(tops) == 1 else None
+
+
+def next_dealer_of(ruleset: Ruleset, seats: int, dealer: int, hand: PlayedHand) -> int:
+    """The seat that deals after ``hand``, dealt by ``dealer`` (option ``dealer``).
+
+    ``"rotate"``: the next seat.  ``"winner"`` (the Swiss game, seed 001: "bei
+    den darauffolgenden Spielen gibt immer der Gewinner des letzten Spieles"):
+    the winner of the hand (:func:`hand_winner`) deals; a team's seat that comes
+    first after the dealer; a shared top rotates.
+
+    >>> swiss = Ruleset(players=2, open_play=True, deck="piquet", dealer="winner")
+    >>> next_dealer_of(swiss, 2, 0, PlayedHand(None, "open_play", None, (310, 120)))
+    0
+    >>> next_dealer_of(Ruleset(), 3, 0, PlayedHand(0, "played", True, (310, 120, 0)))
+    1
+    """
+    if ruleset.dealer == "winner":
+        winner = hand_winner(hand)
+        if winner is not None:
+            return _first_seat_after(seats, dealer, seats_of_party(ruleset, winner))
+    return (dealer + 1) % seats
+
+
+def _first_seat_after(seats: int, seat: int, candidates: Sequence[int]) -> int:
+    """Of ``candidates``, the first seat counting on from the one after ``seat``."""
+    return min(candidates, key=lambda s: (s - seat - 1) % seats)
+
+
+def first_dealer_of_next(
+    ruleset: Ruleset, seats: int, first_dealer: int, winners: Sequence[int]
+) -> int:
+    """Who deals the first hand of the session's next match (option ``first_dealer``).
+
+    ``"rotate"``: one seat on from this match's first dealer.  ``"after_winner"``
+    (seed 002: "Nach einem gewonnenen Spiel beginnt immer ein Spieler der
+    Gegenpartei mit der ersten Partie im nächsten Spiel"): the winner deals, so
+    the seat after him — a player of the losing side — is leader and starts.
+    Of a winning team (or of several winners) the seat that comes first after
+    this match's first dealer deals.  Without winners it rotates.
+
+    >>> first_dealer_of_next(Ruleset(), 3, 0, [2]), first_dealer_of_next(
+    ...     Ruleset(first_dealer="after_winner"), 3, 0, [2])
+    (1, 2)
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> first_dealer_of_next(PRESETS["kreuzbinokel"].replace(first_dealer="after_winner"),
+    ...                      4, 1, [0])
+    2
+    """
+    seats = _check_table(ruleset, seats)
+    _check_seat(first_dealer, seats, "first dealer")
+    if ruleset.first_dealer == "after_winner" and winners:
+        winning = [s for party in winners for s in seats_of_party(ruleset, party)]
+        return _first_seat_after(seats, first_dealer, winning)
+    return (first_dealer + 1) % seats
 
 
 def played_hand(ruleset: Ruleset, seats: int, dealer: int, result: HandResult) -> PlayedHand:
@@ -134,9 +205,15 @@ def check_table(ruleset: Ruleset, players: int) -> None:
     scorer.rules.errors.RulesError: the number of deals (10) must be a multiple of the players (3)
     """
     players = _check_table(ruleset, players)
-    if ruleset.open_play and players != 2:
+    if ruleset.open_play and ruleset.deck == "piquet" and not 2 <= players <= 4:
+        raise RulesError(
+            "the Swiss game is for two to four players, not {players}", players=players
+        )
+    if ruleset.open_play and ruleset.deck != "piquet" and players != 2:
         # open play (melds written during the hand, no bidding) is the two-player game
         raise RulesError("this game is for two players, not {players}", players=players)
+    if ruleset.open_play and ruleset.dabb is not None:
+        raise RulesError("the two-player games have no Dabb; leave its size empty")
     if not ruleset.open_play or ruleset.deck == "piquet":
         hand_size(ruleset, players_dealt_in(ruleset))
     if ruleset.end == "deals" and ruleset.deals % players:
@@ -200,8 +277,13 @@ def winners_of(
     return tuple(tied)
 
 
-def _ends(ruleset: Ruleset, hand: PlayedHand, index: int, totals: Sequence[int]) -> bool:
+def _ends(
+    ruleset: Ruleset, hand: PlayedHand, index: int, totals: Sequence[int], games: Sequence[int]
+) -> bool:
     reached = max(totals) >= ruleset.target
+    if ruleset.end == "games":
+        # best of N: over when one side has won more than half, or all N are played
+        return max(games) * 2 > ruleset.games or index + 1 >= ruleset.games
     if ruleset.end == "deals":
         return index + 1 == ruleset.deals
     if ruleset.end == "with_game":
@@ -278,6 +360,7 @@ class Standing:
     finished_after: int | None = None
     winners: tuple[int, ...] = ()
     next_dealer: int = 0
+    games_won: tuple[int, ...] = ()
 
     @classmethod
     def start(cls, ruleset: Ruleset, seats: int, first_dealer: int = 0) -> Standing:
@@ -290,7 +373,9 @@ class Standing:
         _check_seat(first_dealer, seats, "first dealer")
         check_deals(ruleset, seats)
         zeros = (0,) * ruleset.parties
-        return cls(seats, first_dealer, 0, zeros, zeros, zeros, next_dealer=first_dealer)
+        return cls(
+            seats, first_dealer, 0, zeros, zeros, zeros, next_dealer=first_dealer, games_won=zeros
+        )
 
     @property
     def finished(self) -> bool:
@@ -322,7 +407,7 @@ def advance(ruleset: Ruleset, standing: Standing, hand: PlayedHand) -> Standing:
     seats = standing.seats
     index = standing.hands
     if hand.dealer is None:
-        dealer = (standing.first_dealer + index) % seats
+        dealer = _check_seat(standing.next_dealer, seats, "dealer")
     else:
         dealer = _check_seat(hand.dealer, seats, "dealer")
     _check_hand(ruleset, index, hand, dealer)
@@ -332,14 +417,24 @@ def advance(ruleset: Ruleset, standing: Standing, hand: PlayedHand) -> Standing:
     stars = standing.stars
     if hand.stars:
         stars = tuple(t + p for t, p in zip(stars, hand.stars, strict=True))
+    games = standing.games_won or (0,) * ruleset.parties
+    winner = hand_winner(hand)
+    if winner is not None and standing.finished_after is None:
+        games = tuple(n + (p == winner) for p, n in enumerate(games))
     finished_after, winners = standing.finished_after, standing.winners
-    if finished_after is None and _ends(ruleset, hand, index, totals):
+    if finished_after is None and _ends(ruleset, hand, index, totals, games):
         finished_after = index
-        winners = winners_of(
-            totals,
-            exact_totals=exact if ruleset.round_tricks else None,
-            last_declarer=hand.declarer,
-        )
+        if ruleset.end == "games":
+            most = max(games)
+            tied = [p for p, n in enumerate(games) if n == most]
+            best = max(totals[p] for p in tied)  # equal games: the points decide
+            winners = tuple(p for p in tied if totals[p] == best)
+        else:
+            winners = winners_of(
+                totals,
+                exact_totals=exact if ruleset.round_tricks else None,
+                last_declarer=hand.declarer,
+            )
     return Standing(
         seats=seats,
         first_dealer=standing.first_dealer,
@@ -349,7 +444,8 @@ def advance(ruleset: Ruleset, standing: Standing, hand: PlayedHand) -> Standing:
         stars=stars,
         finished_after=finished_after,
         winners=winners,
-        next_dealer=(dealer + 1) % seats,
+        next_dealer=next_dealer_of(ruleset, seats, dealer, hand),
+        games_won=games,
     )
 
 
@@ -391,4 +487,5 @@ def replay(
         winners=standing.winners,
         next_dealer=standing.next_dealer,
         next_leader=standing.next_leader,
+        games_won=standing.games_won,
     )

@@ -113,6 +113,11 @@ class MeldResult:
     its value is its parts); ``cards_needed`` is how many cards the melds take
     from the hand; ``implied`` (from :func:`check_meld`) are melds that the
     needed cards show as well but that were not declared.
+
+    With ``rundgang = "flat 250"`` a Rundgang counts 250 instead of its four
+    kings, four Ober and one pair of every suit without a family (a family
+    beside it keeps its full value); ``rundgang_extra`` is what that adds, and
+    ``total`` includes it (then ``total`` is the melds' points plus it).
     """
 
     total: int
@@ -120,6 +125,7 @@ class MeldResult:
     rundgang: bool
     cards_needed: int
     implied: tuple[Meld, ...] = ()
+    rundgang_extra: int = 0
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -519,6 +525,31 @@ def _rundgang(melds: Iterable[Meld]) -> bool:
     return len(suits) == len(Suit)
 
 
+def _flat_rundgang(ruleset: Ruleset, melds: Sequence[Meld]) -> int:
+    """What ``rundgang = "flat 250"`` adds to these melds (0 when it is no Rundgang).
+
+    The Rundgang counts 250 in place of the four kings, the four Ober and one pair
+    in every suit; a suit shown by its family keeps the family's full value (the
+    family's King and Ober serve the Rundgang too, seed 000: "the tour always
+    gives 250 points, regardless of whether it is connected to a family").  Where
+    house rules make the parts worth more than 250 the parts count (section 3.5).
+    """
+    if ruleset.rundgang != "flat 250" or not _rundgang(melds):
+        return 0
+    names = [m.name for m in melds]
+    if "four K" not in names or "four O" not in names:
+        return 0  # kings or Ober shown as an Achterle: the parts stay
+    replaced = next(m.points for m in melds if m.name == "four K")
+    replaced += next(m.points for m in melds if m.name == "four O")
+    for suit in Suit:
+        if f"family {suit.value}" in names or f"double_family {suit.value}" in names:
+            continue
+        pair = next((m for m in melds if m.name == f"pair {suit.value}"), None)
+        if pair is not None:
+            replaced += pair.points
+    return max(0, 250 - replaced)
+
+
 def _merge_needs(needed: dict[Card, int], pairs: Iterable[tuple[Card, int]]) -> None:
     """Across groups a card is shared: keep the most any one group needs."""
     for card, n in pairs:
@@ -597,6 +628,31 @@ def _chosen(plan: _Plan, counts: Sequence[int]) -> tuple[int, list[int], list[_G
     return total, needed, melding
 
 
+def _pressable(plan: _Plan, counts: Sequence[int], melding: Sequence[_Group]) -> int:
+    """Trump sevens melded as Diss and needed by no other meld: with
+    ``diss_pressable`` they may be pressed, so they take no place in the kept hand."""
+    if not plan.ruleset.diss_pressable or plan.trump is None:
+        return 0
+    place = plan.places.get((plan.trump, Rank.SEVEN))
+    if place is None:
+        return 0
+    diss = other = 0
+    for group in melding:
+        choice = group.best(tuple([counts[i] for i in group.places]))
+        n = dict(choice.needed_at).get(place, 0)
+        if group.key == DISS:
+            diss = n
+        else:
+            other = max(other, n)
+    return max(0, diss - other)
+
+
+def _kept(plan: _Plan, counts: Sequence[int]) -> tuple[int, int, list[int]]:
+    """The total, the cards the melds need in the kept hand, and per card the need."""
+    total, needed, melding = _chosen(plan, counts)
+    return total, sum(needed) - _pressable(plan, counts, melding), needed
+
+
 def _result(plan: _Plan, counts: Sequence[int]) -> MeldResult:
     total, needed, melding = _chosen(plan, counts)
     melds = [
@@ -605,7 +661,8 @@ def _result(plan: _Plan, counts: Sequence[int]) -> MeldResult:
         for meld in group.best(tuple([counts[i] for i in group.places])).melds
     ]
     suits = sum(group.is_suit for group in melding)
-    return MeldResult(total, tuple(melds), suits == len(Suit), sum(needed))
+    extra = _flat_rundgang(plan.ruleset, melds)
+    return MeldResult(total + extra, tuple(melds), suits == len(Suit), sum(needed), (), extra)
 
 
 def best_kept(
@@ -620,7 +677,9 @@ def best_kept(
     hand of the highest total from a queue, and the first one whose melds need no
     more than ``keep`` cards is the answer.  ``cards_needed`` of the result is at
     most ``keep`` (a negative ``keep`` counts as 0); the result equals :func:`best_meld` when
-    that fits already.
+    that fits already.  With ``diss_pressable`` (the default) a trump seven melded
+    as Diss and then pressed takes no kept place: ``cards_needed`` may then exceed
+    ``keep`` by those sevens.
 
     >>> cards = "HA H10 HK HO HU EA E10 EK EO EU GO SU GA SA GK SK"
     >>> best_meld(cards, "H").cards_needed
@@ -632,9 +691,9 @@ def best_kept(
     plan = _plan(Ruleset() if ruleset is None else ruleset, _trump(trump))
     start = tuple(_counts(plan, cards))
     keep = max(keep, 0)
-    total, needed, _ = _chosen(plan, start)
+    total, used, needed = _kept(plan, start)
     order = 0  # ties: the hand that needs fewer cards, then first in, first out
-    queue = [(-total, sum(needed), order, start, needed)]
+    queue = [(-total, used, order, start, needed)]
     seen = {start}
     while queue:
         _, used, _, counts, needed = heappop(queue)
@@ -652,9 +711,9 @@ def best_kept(
             if state in seen:
                 continue
             seen.add(state)
-            total, rest_needed, _ = _chosen(plan, state)
+            total, rest_used, rest_needed = _kept(plan, state)
             order += 1
-            heappush(queue, (-total, sum(rest_needed), order, state, rest_needed))
+            heappush(queue, (-total, rest_used, order, state, rest_needed))
     raise AssertionError("unreachable: a hand of no cards melds nothing")  # pragma: no cover
 
 
@@ -767,10 +826,24 @@ def check_meld(
             _refuse_merge(group_melds, value, best)
         _merge_needs(needed, cards.items())
     cards_needed = sum(needed.values())
-    if hand_size is not None and cards_needed > hand_size:
+    kept = cards_needed
+    if ruleset.diss_pressable and DISS in by_group and plan.trump is not None:
+        # the Diss may be melded and then pressed: it needs no kept place
+        seven = Card(plan.trump, Rank.SEVEN)
+        diss = len(by_group[DISS])
+        other = max(
+            (
+                sum(c == seven for m in ms for c in m.cards)
+                for k, ms in by_group.items()
+                if k != DISS
+            ),
+            default=0,
+        )
+        kept -= max(0, diss - other)
+    if hand_size is not None and kept > hand_size:
         raise MeldError(
             "these melds need {needed} cards; a hand holds {size}",
-            needed=cards_needed,
+            needed=kept,
             size=hand_size,
         )
 
@@ -785,12 +858,14 @@ def check_meld(
             if rest[meld] > 0:
                 implied.append(meld)
                 rest[meld] -= 1
+    extra = _flat_rundgang(ruleset, melds)
     return MeldResult(
-        total=sum(m.points for m in melds),
+        total=sum(m.points for m in melds) + extra,
         melds=melds,
         rundgang=_rundgang((*melds, *implied)),
         cards_needed=cards_needed,
         implied=tuple(implied),
+        rundgang_extra=extra,
     )
 
 

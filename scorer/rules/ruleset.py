@@ -19,6 +19,21 @@ Besides the options of section 8 a ruleset knows its table: ``players``
 each card once).  ``end`` has one more value than section 8 lists:
 ``at_once`` — the first party to reach the target wins at once, even in the
 middle of a hand (the Swiss game, section 9).
+
+The variants of RULES.md section 12 (defaults first, so no table changes):
+``dabb`` (``None``: the usual deal; a number picks another deal of the same
+cards), ``rundgang`` (``"sum"`` | ``"flat 250"``), ``diss_pressable``,
+``card_points`` (the counting scheme for A-10-K-O-U), ``first_dealer``
+(``"rotate"`` | ``"after_winner"``: who deals the first hand of the next
+match), ``dealer`` (``"rotate"`` | ``"winner"``: who deals the next hand) and
+``end = "games"`` with ``games`` (best of N hands):
+
+>>> Ruleset(card_points="10-10-10-0-0").card_value(Card.parse("EK"))
+10
+>>> Ruleset(end="games", games=4)
+Traceback (most recent call last):
+...
+scorer.rules.errors.RulesError: house rule 'games' must be an odd number of hands (3, 5, 7 …), not 4
 """
 
 from __future__ import annotations
@@ -59,9 +74,21 @@ END_RULES: tuple[str, ...] = (
     "after_any_hand",
     "deals",
     "at_once",
+    "games",
 )
 
-EndRule = Literal["with_game", "after_any_hand_but_going_off", "after_any_hand", "deals", "at_once"]
+EndRule = Literal[
+    "with_game", "after_any_hand_but_going_off", "after_any_hand", "deals", "at_once", "games"
+]
+
+CARD_POINTS: tuple[str, ...] = ("11-10-4-3-2", "10-10-10-0-0", "10-10-5-5-0", "15-15-0-0-0")
+"""The counting schemes of seed 000 ("values"): points of A, 10, K, O, U (7, 8, 9 count 0)."""
+
+RUNDGANG_RULES: tuple[str, ...] = ("sum", "flat 250")
+FIRST_DEALER_RULES: tuple[str, ...] = ("rotate", "after_winner")
+DEALER_RULES: tuple[str, ...] = ("rotate", "winner")
+MAX_GAMES = 99
+"""The most hands of a match played as best of N (``end = "games"``)."""
 
 _BONUS_RE = re.compile(r"(none|half_bid|(?:per_player|flat) ([0-9]{1,6}))")
 _PRESET_RE = re.compile(r"[a-z][a-z0-9_]{0,39}")
@@ -92,6 +119,7 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "special_failed_multiplier": (0, MAX_POINTS),
     "target": (1, MAX_TARGET),
     "deals": (1, MAX_POINTS),
+    "games": (1, MAX_GAMES),
 }
 """The whole-number options and their ranges (ints, never bools)."""
 
@@ -111,12 +139,17 @@ BOOL_FIELDS: tuple[str, ...] = (
     "sevens",
     "unreachable_bid_doubles",
     "round_tricks",
+    "diss_pressable",
 )
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "deck": ("binokel", "piquet"),
     "special_tally": ("points", "stars"),
     "end": END_RULES,
+    "rundgang": RUNDGANG_RULES,
+    "card_points": CARD_POINTS,
+    "first_dealer": FIRST_DEALER_RULES,
+    "dealer": DEALER_RULES,
 }
 
 _SHOWN = reprlib.Repr()
@@ -231,6 +264,8 @@ class Ruleset:
     deck: Literal["binokel", "piquet"] = "binokel"
     # cards and tricks
     sevens: bool = False
+    dabb: int | None = None
+    card_points: str = "11-10-4-3-2"
     last_trick: int = 10
     # bidding
     min_bid: int = 150
@@ -251,7 +286,9 @@ class Ruleset:
     four_tens: int | None = None
     eight_of_a_kind: int | None = 1000
     eight_ranks: tuple[Rank, ...] | None = None
+    rundgang: str = "sum"
     diss: int = 10
+    diss_pressable: bool = True
     # failing and going off
     failed_multiplier: int = 2
     failed_extra: int = 0
@@ -267,6 +304,10 @@ class Ruleset:
     end: EndRule = "with_game"
     target: int = 1000
     deals: int = 12
+    games: int = 3
+    # who deals
+    first_dealer: str = "rotate"
+    dealer: str = "rotate"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "special_values", _special_values(self.special_values))
@@ -307,6 +348,12 @@ class Ruleset:
                     value=_shown(value),
                     high=MAX_POINTS,
                 )
+        _check_int("dabb", self.dabb, 0, MAX_DABB, optional=True)
+        if self.games % 2 == 0:
+            raise RulesError(
+                "house rule 'games' must be an odd number of hands (3, 5, 7 …), not {value}",
+                value=self.games,
+            )
         if self.players % self.team_size:
             raise RulesError(
                 "{players} players cannot play in teams of {size}",
@@ -353,15 +400,36 @@ class Ruleset:
     @property
     def trick_total(self) -> int:
         """All card points of the deck plus the last trick: 250, or 130 in the Swiss game."""
-        return sum(card.points * n for card, n in deck(self).items()) + self.last_trick
+        return sum(self.card_value(card) * n for card, n in deck(self).items()) + self.last_trick
+
+    def card_value(self, card: Card) -> int:
+        """A card's trick points in this table's counting scheme (``card_points``)."""
+        return _scheme(self.card_points).get(card.rank, 0)
+
+    @property
+    def dealt_in(self) -> int:
+        """Players that get cards in a hand: all, or all but a dealer who sits out."""
+        return self.players - (1 if self.dealer_sits_out else 0)
+
+    def deal(self) -> tuple[int, int] | None:
+        """Cards per hand after pressing and the Dabb for this table, or None when the
+        table has no fixed deal (the two-player game with a stock) or cannot be dealt.
+
+        >>> Ruleset().deal(), Ruleset(sevens=True, dabb=6).deal()
+        ((12, 4), (14, 6))
+        """
+        try:
+            return _sizes(self, self.dealt_in)
+        except RulesError:
+            return None
 
     @property
     def effective_eight_ranks(self) -> tuple[Rank, ...]:
         """Ranks that make an Achterle (eight of a kind)."""
         if self.eight_of_a_kind is None or self.copies < 2:
             return ()
-        if self.eight_ranks is not None:
-            return self.eight_ranks
+        if self.eight_ranks is not None:  # a seven only where the deck has sevens
+            return tuple(r for r in self.eight_ranks if r is not Rank.SEVEN or self.sevens)
         base = (Rank.A, Rank.TEN, Rank.K, Rank.O, Rank.U)
         return (*base, Rank.SEVEN) if self.sevens else base
 
@@ -434,6 +502,15 @@ class Ruleset:
         return dataclasses.replace(self, **changes)
 
 
+MAX_DABB = 16
+"""The biggest Dabb a ruleset may name (``dabb``)."""
+
+
+def _scheme(name: str) -> dict[Rank, int]:
+    a, ten, k, o, u = (int(part) for part in name.split("-"))
+    return {Rank.A: a, Rank.TEN: ten, Rank.K: k, Rank.O: o, Rank.U: u}
+
+
 def deck(ruleset: Ruleset) -> Counter[Card]:
     """Every card of the ruleset's deck with how often it is there.
 
@@ -469,10 +546,21 @@ _HAND_SIZES: dict[tuple[int, bool], tuple[int, int]] = {
 
 def _sizes(ruleset: Ruleset, players: int) -> tuple[int, int]:
     if ruleset.deck == "piquet":
-        if players == 2:
+        if 2 <= players <= 4:  # seed 001: the Swiss game is played by three or four as well
             return (8, 0)
     elif players == 2 and ruleset.open_play:
         raise RulesError("the two-player game draws from a stock and has no fixed hand size")
+    elif ruleset.dabb is not None and 3 <= players <= 8:
+        cards = deck_size(ruleset)
+        dealt = cards - ruleset.dabb
+        if dealt > 0 and dealt % players == 0:
+            return (dealt // players, ruleset.dabb)
+        raise RulesError(
+            "{players} players cannot be dealt from the {cards}-card deck with a Dabb of {dabb}",
+            players=players,
+            cards=cards,
+            dabb=ruleset.dabb,
+        )
     elif (players, ruleset.sevens) in _HAND_SIZES:
         return _HAND_SIZES[(players, ruleset.sevens)]
     raise RulesError(
@@ -487,6 +575,12 @@ def hand_size(ruleset: Ruleset, players: int) -> int:
 
     >>> hand_size(Ruleset(), 3), hand_size(Ruleset(sevens=True), 6)
     (12, 7)
+
+    ``dabb`` picks another deal of the same cards (seed 000: three players with
+    sevens get 14 and a Dabb of 6, 15 and 3, or 16 and none):
+
+    >>> [hand_size(Ruleset(sevens=True, dabb=d), 3) for d in (6, 3, 0)]
+    [14, 15, 16]
     >>> hand_size(Ruleset(), 6)
     Traceback (most recent call last):
     ...

@@ -36,16 +36,30 @@ Decisions where RULES.md is silent (kept in the rules page of the app too):
   (the Swiss game ends at once at the target); when given they must add up.
 - ``won`` is read for the special games only; ``bid`` is ignored for the
   special games and for open play.
+- **Caught signalling** (RULES.md section 12, seed 002): ``at_fault`` names
+  the party at fault of a ``forfeit`` (``None``: the declarer, as before).  An
+  opposing party at fault scores as a failed declarer (−(failed_multiplier ×
+  bid + failed_extra), its melds and tricks void); the declarer's game counts
+  as made: his melds (no trick needed, the hand was broken off) plus the trick
+  points he took, at least the bid; every other party scores as the opponents
+  of a failed game (melds with a trick, tricks, ``failed_bonus``), the
+  declarer's party included.  ``at_fault`` is read for a forfeit only.
+- **Trick points a counting scheme cannot produce** are refused: every
+  party's value must be a sum of some card values of the deck, with or
+  without the last trick (:func:`possible_trick_points`).
+- A hand of the Swiss game closed in the middle (``ended_early``) may have
+  trick points that add up to less than the trick total, never more.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TypeGuard
 
 from .errors import BidError, RulesError, TrickError
-from .ruleset import SPECIAL_GAMES, Ruleset
+from .ruleset import SPECIAL_GAMES, Ruleset, deck
 
 MAX_BID = 10_000
 """The highest bid accepted: far above any real hand, low enough to catch a typo."""
@@ -85,7 +99,9 @@ class HandResult:
     are ``None`` where no bid is compared.
     ``declarer_won`` is True for a made game or a won special game, False for
     a failed, forfeited or gone-off game or a lost special game, ``None`` in
-    open play.  ``reason`` is one of :data:`REASONS`.
+    open play.  ``reason`` is one of :data:`REASONS`.  ``at_fault`` is the
+    party at fault of a forfeited hand (the declarer's, or an opposing party
+    caught signalling), ``None`` for every other outcome.
     """
 
     outcome: str
@@ -101,6 +117,7 @@ class HandResult:
     bonus: tuple[int, ...]
     exact_points: tuple[int, ...]
     reason: str
+    at_fault: int | None = None
 
 
 # -- input checks ----------------------------------------------------------
@@ -147,6 +164,37 @@ def check_bid(ruleset: Ruleset, bid: object) -> int:
     return bid
 
 
+@lru_cache(maxsize=32)
+def _card_sums(values: tuple[int, ...]) -> frozenset[int]:
+    """Every sum of some of these card values (each card taken at most once)."""
+    reach = 1  # bit n set: n can be made
+    for value in values:
+        reach |= reach << value
+    return frozenset(n for n in range(reach.bit_length()) if reach >> n & 1)
+
+
+def possible_trick_points(ruleset: Ruleset) -> frozenset[int]:
+    """Every trick-point value one party can take in a hand with this counting scheme.
+
+    A party takes some of the deck's cards (the declarer's pressed cards count
+    too) and maybe the last trick: its points are a sum of some card values,
+    plus ``last_trick`` or not.  With ``10-10-10-0-0`` that is every multiple
+    of 10; with the usual 11-10-4-3-2 nearly everything, but not 1 (no card is
+    worth 1 point) nor 249.
+
+    >>> points = possible_trick_points(Ruleset())
+    >>> 1 in points, 2 in points, 249 in points, 250 in points
+    (False, True, False, True)
+    >>> sorted(possible_trick_points(Ruleset(card_points="15-15-0-0-0")))[:6]
+    [0, 10, 15, 25, 30, 40]
+    """
+    values = tuple(
+        sorted(ruleset.card_value(c) for c, n in deck(ruleset).items() for _ in range(n))
+    )
+    sums = _card_sums(values)
+    return sums | frozenset(n + ruleset.last_trick for n in sums)
+
+
 def _check_trick_values(ruleset: Ruleset, tricks: Sequence[int]) -> None:
     total = ruleset.trick_total
     for value in tricks:
@@ -154,9 +202,19 @@ def _check_trick_values(ruleset: Ruleset, tricks: Sequence[int]) -> None:
             raise TrickError(
                 "trick points {value} are out of range: 0 to {total}", value=value, total=total
             )
+    possible = possible_trick_points(ruleset)
+    for value in tricks:
+        if value not in possible:
+            raise TrickError(
+                "trick points {value} cannot be taken when the cards count {scheme} "
+                "(A-10-K-O-U) and the last trick {last}",
+                value=value,
+                scheme=ruleset.card_points,
+                last=ruleset.last_trick,
+            )
 
 
-def _check_trick_sum(ruleset: Ruleset, tricks: Sequence[int]) -> None:
+def _check_trick_sum(ruleset: Ruleset, tricks: Sequence[int], *, partial: bool = False) -> None:
     total = ruleset.trick_total
     entered = sum(tricks)
     if entered > total:
@@ -166,7 +224,7 @@ def _check_trick_sum(ruleset: Ruleset, tricks: Sequence[int]) -> None:
             difference=entered - total,
             total=total,
         )
-    if entered < total:
+    if entered < total and not partial:
         raise TrickError(
             "trick points add up to {sum}, {difference} too few; a hand has {total}",
             sum=entered,
@@ -175,7 +233,11 @@ def _check_trick_sum(ruleset: Ruleset, tricks: Sequence[int]) -> None:
         )
 
 
-def complete_tricks(ruleset: Ruleset, tricks: Sequence[int | None]) -> list[int]:
+def complete_tricks(
+    ruleset: Ruleset,
+    tricks: Sequence[int | None],
+    took_trick: Sequence[bool | None] | None = None,
+) -> list[int]:
     """Trick points of every party, the one left out (``None``) filled in.
 
     The cross-check of RULES.md section 5: the trick points of a hand add up to
@@ -190,9 +252,20 @@ def complete_tricks(ruleset: Ruleset, tricks: Sequence[int | None]) -> list[int]
     Traceback (most recent call last):
     ...
     scorer.rules.errors.TrickError: trick points add up to 260, 10 too many; a hand has 250
+
+    A party marked in ``took_trick`` as having taken no trick has 0 trick
+    points: it is not the one filled in (RULES.md section 12).
+
+    >>> complete_tricks(Ruleset(), [None, 180, None], took_trick=[None, None, False])
+    [70, 180, 0]
     """
     if isinstance(tricks, str | bytes) or not isinstance(tricks, Sequence):
         raise TrickError("trick points must be a list, not {value!r}", value=tricks)
+    if took_trick is not None:
+        tricks = [
+            0 if value is None and i < len(took_trick) and took_trick[i] is False else value
+            for i, value in enumerate(tricks)
+        ]
     if len(tricks) < 2:
         raise TrickError("a hand has at least two parties, not {count}", count=len(tricks))
     missing = [i for i, value in enumerate(tricks) if value is None]
@@ -216,6 +289,7 @@ def complete_tricks(ruleset: Ruleset, tricks: Sequence[int | None]) -> list[int]
         )
     result = list(known)
     result.insert(missing[0], total - entered)
+    _check_trick_values(ruleset, result)
     return result
 
 
@@ -285,6 +359,8 @@ def settle(
     melds: Sequence[int] = (),
     tricks: Sequence[int] = (),
     took_trick: Sequence[bool] | None = None,
+    at_fault: int | None = None,
+    ended_early: bool = False,
 ) -> HandResult:
     """Settle one hand; see the module docstring for the inputs.
 
@@ -366,8 +442,8 @@ def settle(
     if outcome == "open_play":
         if bidder is not None:
             raise RulesError("open play has no declarer; bidder must be empty")
-        if tricks_in:
-            _check_trick_sum(ruleset, tricks_in)
+        if tricks_in:  # a hand ended early (at once, by a meld or a trick) has fewer
+            _check_trick_sum(ruleset, tricks_in, partial=ended_early)
         exact = tricks_in or [0] * parties
         return _open(ruleset, parties, meld_points, exact)
 
@@ -388,6 +464,7 @@ def settle(
             raise RulesError("say whether the {outcome} was won or lost", outcome=outcome)
         return _special(ruleset, outcome, bidder, parties, won)
 
+    guilty = _check_at_fault(outcome, at_fault, bidder, parties)
     bid = check_bid(ruleset, bid)
     if outcome == "gone_off":
         if any(tricks_in):
@@ -400,11 +477,34 @@ def settle(
         _check_trick_sum(ruleset, tricks_in)
         if took is None:
             took = [value > 0 for value in tricks_in]
+        if guilty != bidder:
+            return _caught(ruleset, players, bidder, guilty, bid, meld_points, tricks_in, took)
         return _played(ruleset, outcome, players, bidder, bid, meld_points, tricks_in, took)
-    # forfeit before any trick: the opponents keep their melds, no trick needed
+    # forfeit before any trick: the other parties keep their melds, no trick needed
     if took is None:
         took = [True] * parties
+    if guilty != bidder:
+        return _caught(ruleset, players, bidder, guilty, bid, meld_points, [0] * parties, took)
     return _played(ruleset, outcome, players, bidder, bid, meld_points, [0] * parties, took)
+
+
+def _check_at_fault(outcome: str, at_fault: object, bidder: int, parties: int) -> int:
+    """The party at fault of a forfeit (the declarer when not named)."""
+    if at_fault is None or outcome != "forfeit":  # only a forfeit has a party at fault
+        return bidder
+    if not _is_int(at_fault) or not 0 <= at_fault < parties:
+        raise RulesError(
+            "the party at fault {at_fault} is not one of the {parties} parties (0 to {last})",
+            at_fault=_shown(at_fault),
+            parties=parties,
+            last=parties - 1,
+        )
+    return at_fault
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def settle_hand(
@@ -418,6 +518,7 @@ def settle_hand(
     melds: Sequence[int] = (),
     tricks: Sequence[int] = (),
     took_trick: Sequence[bool] | None = None,
+    at_fault: int | None = None,
 ) -> list[int]:
     """The points of one hand per party: ``list(settle(...).points)``.
 
@@ -438,6 +539,7 @@ def settle_hand(
             melds=melds,
             tricks=tricks,
             took_trick=took_trick,
+            at_fault=at_fault,
         ).points
     )
 
@@ -550,6 +652,7 @@ def _played(
         points[declarer] = exact_points[declarer] = penalty
     reason = "forfeit" if outcome == "forfeit" else "made" if made else "failed"
     return HandResult(
+        at_fault=declarer if outcome == "forfeit" else None,
         outcome=outcome,
         declarer=declarer,
         bid=bid,
@@ -563,4 +666,56 @@ def _played(
         bonus=tuple(bonuses),
         exact_points=tuple(exact_points),
         reason=reason,
+    )
+
+
+def _caught(
+    ruleset: Ruleset,
+    players: int,
+    declarer: int,
+    guilty: int,
+    bid: int,
+    melds: list[int],
+    exact: list[int],
+    took: list[bool],
+) -> HandResult:
+    """A forfeit by an opposing party (caught signalling, RULES.md section 12).
+
+    The guilty party scores as a failed declarer would: −(failed_multiplier ×
+    bid + failed_extra), its melds and tricks void.  The declarer's game counts
+    as made: his melds (no trick needed: the hand was broken off) plus the trick
+    points he took, at least the bid.  Every other party scores as the
+    opponents of a failed game: melds (if it took a trick) + tricks, and
+    every party but the guilty one gets ``failed_bonus``.
+    """
+    parties = len(melds)
+    credited_tricks = _credit(ruleset, exact)
+    credited_melds = [
+        m if t or i == declarer else 0 for i, (m, t) in enumerate(zip(melds, took, strict=True))
+    ]
+    bonus = bonus_points(ruleset.failed_bonus, bid=bid, players=players)
+    bonuses = [0 if i == guilty else bonus for i in range(parties)]
+    points = [m + t + b for m, t, b in zip(credited_melds, credited_tricks, bonuses, strict=True)]
+    exact_points = [m + t + b for m, t, b in zip(credited_melds, exact, bonuses, strict=True)]
+    count = credited_melds[declarer] + exact[declarer]
+    if count < bid:  # broken off before he could make it: he is credited the bid
+        points[declarer] = exact_points[declarer] = bid + bonuses[declarer]
+    credited_melds[guilty] = 0
+    penalty = -(ruleset.failed_multiplier * bid + ruleset.failed_extra)
+    points[guilty] = exact_points[guilty] = penalty
+    return HandResult(
+        outcome="forfeit",
+        declarer=declarer,
+        bid=bid,
+        points=tuple(points),
+        stars=(0,) * parties,
+        made=True,
+        declarer_won=True,
+        declarer_count=None,
+        melds=tuple(credited_melds),
+        tricks=tuple(credited_tricks),
+        bonus=tuple(bonuses),
+        exact_points=tuple(exact_points),
+        reason="forfeit",
+        at_fault=guilty,
     )

@@ -1,7 +1,10 @@
 """The table: seats, parties, who deals and who plays a hand (RULES.md sections 1, 2, 6).
 
 Seats are numbered 0.. in playing order.  The dealer of hand ``h`` (counted
-from 0) is ``(first_dealer + h) % seats``; the leader is the next seat.  In
+from 0) is ``(first_dealer + h) % seats``; the leader is the next seat.  With
+the option ``dealer = "winner"`` the winner of a hand deals the next instead
+(:func:`scorer.rules.match.next_dealer_of`); who deals the first hand of the
+session's next match is :func:`scorer.rules.match.first_dealer_of_next`.  In
 team play partners sit opposite: seat ``s`` belongs to party ``s % parties``
 (four seats: parties (0, 2) and (1, 3); six seats: (0, 3), (1, 4), (2, 5)).
 

@@ -30,7 +30,7 @@ one of the errors below, worded for the user by the web layer.
     restore_hand, input_of.
 ``two_player``
     The hand in play of a two-player match: open_hand, set_trump, write_meld,
-    remove_meld, finish_open_hand, open_hand_melds.
+    remove_meld, finish_open_hand, open_hand_melds, live_totals, live_sheet.
 ``money``
     settlement (MatchMoney, Settlement, match_payments) and set_stake.
 ``backup_format``
@@ -38,6 +38,9 @@ one of the errors below, worded for the user by the web layer.
 ``backup``
     export_all, and import_backup: a file checked against the rules and
     imported all or nothing.
+``stats``
+    The evening at a glance: Stats and PlayerStats per player, session_stats,
+    device_stats.
 """
 
 from __future__ import annotations
@@ -88,8 +91,11 @@ from .sheets import (
     standing,
 )
 from .starting import clean_name, default_parties, next_match, start_match, storable
+from .stats import PlayerStats, Stats, device_stats, session_stats
 from .two_player import (
     finish_open_hand,
+    live_sheet,
+    live_totals,
     open_hand,
     open_hand_melds,
     remove_meld,
@@ -109,15 +115,18 @@ __all__ = [
     "MatchMoney",
     "MatchOverError",
     "NotFound",
+    "PlayerStats",
     "RulesError",
     "Settled",
     "Settlement",
     "Sheet",
     "SheetRow",
+    "Stats",
     "clean_name",
     "default_parties",
     "delete_hand",
     "device_sessions",
+    "device_stats",
     "dumps",
     "export_all",
     "export_sessions",
@@ -132,6 +141,8 @@ __all__ = [
     "known_players",
     "last_row",
     "live_hands",
+    "live_sheet",
+    "live_totals",
     "load_hands",
     "match_payments",
     "match_state",
@@ -147,6 +158,7 @@ __all__ = [
     "restore_hand",
     "ruleset_of",
     "save_hand",
+    "session_stats",
     "set_stake",
     "set_trump",
     "settle_input",

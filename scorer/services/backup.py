@@ -291,6 +291,11 @@ def _load_hand(match: Match, ruleset: Ruleset, item: Any, where: str, number: in
         trump=trump,
         outcome=outcome,
         won=r.get_bool("won", optional=True) if outcome in SPECIAL_GAMES else None,
+        # both absent from older backups: the declarer at fault, no player named
+        at_fault=r.get_int("at_fault", 0, parties - 1, optional=True)
+        if outcome == "forfeit"
+        else None,
+        declarer_seat=r.get_int("declarer_seat", 0, ruleset.players - 1, optional=True),
     )
     for party, line_item in enumerate(lines):
         p = Reader(line_item, _("%(where)s, party %(number)s", where=r.where, number=party + 1))
@@ -360,6 +365,8 @@ def _load_event(item: Any, where: str, parties: int) -> HandEvent:
         "trump": snap.get_str("trump", 1, optional=True, choices=("E", "G", "H", "S")),
         "outcome": snap.get_str("outcome", 20, optional=True, choices=OUTCOMES),
         "won": snap.get_bool("won", optional=True),
+        "at_fault": snap.get_int("at_fault", 0, parties - 1, optional=True),
+        "declarer_seat": snap.get_int("declarer_seat", 0, 7, optional=True),
         "made": snap.get_bool("made", optional=True),
         "parties": lines,
     }

@@ -41,6 +41,10 @@ class HandInput:
     meld_names: list[list[str] | None] = field(default_factory=list)
     tricks: list[int | None] = field(default_factory=list)
     took_trick: list[bool | None] = field(default_factory=list)
+    # a forfeit: the party at fault (None: the declarer)
+    at_fault: int | None = None
+    # the player (seat) who declared, where a party is a team; None elsewhere
+    declarer_seat: int | None = None
 
 
 @dataclass
@@ -64,6 +68,7 @@ def settle_input(
 
     :func:`scorer.rules.settle_at_table` does it all: the dealer sitting out, the
     trick value filled in from the trick total, the parties put back at their places.
+    A forfeit is charged to ``data.at_fault`` (the declarer when None).
     """
     table = settle_at_table(
         ruleset_of(match),
@@ -77,6 +82,7 @@ def settle_input(
         tricks=data.tricks,
         took_trick=data.took_trick,
         ended_early=ended_early,
+        at_fault=data.at_fault if data.outcome == "forfeit" else None,
     )
     return Settled(
         data=data,
@@ -115,6 +121,8 @@ def write_hand(hand: Hand, settled: Settled) -> None:
     """Store a settled hand on ``hand`` and its party lines (no history, no commit)."""
     data = settled.data
     hand.declarer_party = data.declarer
+    hand.declarer_seat = data.declarer_seat if data.declarer is not None else None
+    hand.at_fault = data.at_fault if data.outcome == "forfeit" else None
     hand.bid = data.bid if data.outcome in ("played", "gone_off", "forfeit") else 0
     hand.trump = data.trump
     hand.outcome = data.outcome
@@ -253,7 +261,7 @@ def _saved_before(match: Match, hand: Hand, data: HandInput) -> Hand:
 
 def _entered(snapshot: dict[str, Any]) -> dict[str, Any]:
     """What the Schreiber entered, from a hand's snapshot (without what was settled)."""
-    keys = ("declarer", "bid", "trump", "outcome", "won")
+    keys = ("declarer", "bid", "trump", "outcome", "won", "at_fault", "declarer_seat")
     lines = ("melds", "meld_names", "tricks", "took_trick")
     return {
         **{key: snapshot.get(key) for key in keys},
@@ -294,4 +302,6 @@ def input_of(hand: Hand) -> HandInput:
         meld_names=[p.meld_names for p in lines],
         tricks=[p.tricks for p in lines],
         took_trick=[p.took_trick for p in lines],
+        at_fault=hand.at_fault,
+        declarer_seat=hand.declarer_seat,
     )

@@ -93,6 +93,13 @@ class Sheet:
         return len(self.rows) if self.played is None else self.played
 
     @property
+    def games_won(self) -> list[int] | None:
+        """Hands won per party when the match is a best of N (``end = "games"``), else None."""
+        if self.ruleset.end != "games":
+            return None
+        return list(self.progress.games_won) or [0] * len(self.totals)
+
+    @property
     def percent(self) -> list[int]:
         """Each party's way to the target, 0..100 (for the progress bars)."""
         target = self.ruleset.target
@@ -259,6 +266,7 @@ def standing_of(match: Match, current: Sheet) -> dict[str, Any]:
         "finished_after": current.progress.finished_after,
         "winners": list(current.winners),
         "dealer": current.progress.next_dealer,
+        "games": list(current.progress.games_won),
     }
 
 
@@ -294,6 +302,7 @@ def standing(match: Match) -> Sheet:
         winners=tuple(cached["winners"]),
         next_dealer=dealer,
         next_leader=(dealer + 1) % seats,
+        games_won=tuple(cached.get("games") or ()),
     )
     sits_out = party_of_seat(ruleset, dealer) if ruleset.dealer_sits_out else None
     return Sheet(
@@ -343,6 +352,7 @@ def append_standing(match: Match, before: Sheet, hand: Hand) -> dict[str, Any] |
         exact_totals=tuple(cached["exact"]),
         stars=tuple(cached["stars"]),
         next_dealer=int(cached["dealer"]),
+        games_won=tuple(cached.get("games") or ()),
     )
     try:
         after = advance(ruleset, now, _played(hand, ruleset.parties))
@@ -359,5 +369,6 @@ def append_standing(match: Match, before: Sheet, hand: Hand) -> dict[str, Any] |
         "finished_after": None,
         "winners": [],
         "dealer": after.next_dealer,
+        "games": list(after.games_won),
     }
     return {"standing": standing, "winners": None, "finished_at": None}

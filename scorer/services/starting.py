@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import GameSession, Match, Player, Seat, utcnow
-from ..rules import RulesError, Ruleset, party_of_seat
+from ..rules import RulesError, Ruleset, first_dealer_of_next, party_of_seat
 from .errors import ConflictError, KeyReusedError
 from .sheets import ruleset_of, standing
 
@@ -181,11 +181,14 @@ def next_match(match: Match) -> Match:
         )
     names = [s.name for s in match.seats]
     parties = [s.party for s in match.seats]
-    first = (match.first_dealer + 1) % len(names)
+    ruleset = ruleset_of(match)
+    done = standing(match)
+    # who deals the first hand: the rules decide (option first_dealer)
+    first = first_dealer_of_next(ruleset, len(names), match.first_dealer, done.winners)
     try:
         return start_match(
             names=names,
-            ruleset=ruleset_of(match),
+            ruleset=ruleset,
             parties=parties,
             first_dealer=first,
             session=match.session,

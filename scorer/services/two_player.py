@@ -8,6 +8,7 @@ hand closed in the meantime refuses it (``HandClosedError``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from sqlalchemy.exc import IntegrityError
 
@@ -17,7 +18,7 @@ from ..rules import RulesError, Suit, reached_target
 from .errors import ConflictError, HandClosedError, MatchOverError, NotFound
 from .hands import HandInput, settle_input, settle_mid_hand, write_hand
 from .lookup import MAX_ID
-from .sheets import ruleset_of, sheet
+from .sheets import Sheet, ruleset_of, sheet
 from .writes import after_change, check_room, check_version, hand_snapshot, touch
 
 
@@ -105,26 +106,47 @@ def write_meld(
     hand_number: int | None = None,
     *,
     trump: str | None = None,
+    seen: int | None = None,
 ) -> Hand:
     """Write one meld shown during hand ``hand_number`` of a two-player match.
 
     With ``end = at_once`` the match ends the moment a party's total reaches the
     target, even in the middle of the hand: the hand is closed with the melds
     written so far and no trick points.
+
+    ``seen``: how many melds of the hand the page that sends it showed.  A meld sent
+    again because its answer was lost finds itself written after those: it is not
+    written twice.
     """
     ruleset = ruleset_of(match)
     if not 0 <= party < ruleset.parties:
         raise RulesError("there is no party {party}", party=party + 1)
     if points <= 0 or points > 5000:
         raise RulesError("a meld is worth 1 to 5000 points, not {points}", points=points)
-    return _in_play(lambda: _write_meld(match, party, name, points, hand_number, trump))
+    return _in_play(lambda: _write_meld(match, party, name, points, hand_number, trump, seen))
+
+
+def already_written(hand: Hand, party: int, name: str, seen: int | None) -> bool:
+    """The same meld of the same party was written after the ``seen`` melds the sender knew."""
+    if seen is None or not 0 <= seen < len(hand.meld_log):
+        return False
+    later = sorted(hand.meld_log, key=lambda e: e.id)[seen:]
+    return any(e.party == party and e.name == name[:40] for e in later)
 
 
 def _write_meld(
-    match: Match, party: int, name: str, points: int, number: int | None, trump: str | None
+    match: Match,
+    party: int,
+    name: str,
+    points: int,
+    number: int | None,
+    trump: str | None,
+    seen: int | None = None,
 ) -> Hand:
     ruleset = ruleset_of(match)
     hand = open_hand(match, number)
+    if already_written(hand, party, name, seen):
+        return hand
     if trump in ("E", "G", "H", "S"):
         hand.trump = trump
     hand.meld_log.append(HandMeld(party=party, name=name[:40], points=points))
@@ -159,13 +181,39 @@ def remove_meld(match: Match, entry_id: int, version: int | None = None) -> None
     db.session.commit()
 
 
+def live_totals(current: Sheet) -> list[int]:
+    """Each party's total with the melds written so far in the hand being played."""
+    parties = len(current.totals)
+    if current.open_hand is None:
+        return list(current.totals)
+    melds = open_hand_melds(current.open_hand, parties)
+    return [t + m for t, m in zip(current.totals, melds, strict=True)]
+
+
+def live_sheet(current: Sheet) -> Sheet:
+    """The sheet with the live totals: the progress bars follow the melds as they are written."""
+    return replace(current, totals=live_totals(current))
+
+
 def finish_open_hand(
-    match: Match, tricks: Sequence[int | None], version: int | None = None
+    match: Match,
+    tricks: Sequence[int | None],
+    version: int | None = None,
+    *,
+    ended_early: bool = False,
+    hand_number: int | None = None,
 ) -> Hand:
-    """Close the two-player hand with its trick points; melds come from the meld log."""
+    """Close the two-player hand with its trick points; melds come from the meld log.
+
+    ``ended_early`` (``end = at_once``, the Swiss game): a party reached the target by
+    a trick in the middle of the hand; the trick points taken so far are entered and
+    may add up to less than the hand's total.  Refused when nobody reaches the target.
+    ``hand_number``: the hand the form was for; closed meanwhile (a second tap on
+    "close"), :class:`HandClosedError` — it never closes the next hand.
+    """
     check_version(match, version)
     ruleset = ruleset_of(match)
-    hand = open_hand(match)
+    hand = open_hand(match, hand_number)
     melds = open_hand_melds(hand, ruleset.parties)
     data = HandInput(
         outcome="open_play",
@@ -175,9 +223,19 @@ def finish_open_hand(
         ],
         tricks=list(tricks),
     )
-    settled = settle_input(match, data, hand.dealer_seat)
+    early = ended_early and ruleset.end == "at_once"
+    settled = settle_input(match, data, hand.dealer_seat, ended_early=early)
+    if early:
+        before = sheet(match).totals
+        now = [t + p for t, p in zip(before, settled.points, strict=True)]
+        if reached_target(ruleset, now) is None:
+            raise RulesError(
+                "nobody reaches {target} with these points: play the hand to the end",
+                target=ruleset.target,
+            )
     write_hand(hand, settled)
     hand.status = "closed"
+    hand.ended_mid_hand = early
     hand.events.append(HandEvent(action="created", snapshot=hand_snapshot(hand)))
     touch(match)
     after_change(match)

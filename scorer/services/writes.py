@@ -113,6 +113,8 @@ def hand_entered(hand: Hand) -> dict[str, Any]:
         "trump": hand.trump,
         "outcome": hand.outcome,
         "won": hand.won,
+        "at_fault": hand.at_fault,
+        "declarer_seat": hand.declarer_seat,
     }
 
 

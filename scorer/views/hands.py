@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, request, url_for
+from flask import Blueprint, abort, flash, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -26,6 +26,7 @@ from ..rules import (
     hand_size,
     offered_points,
     players_dealt_in,
+    reached_target,
 )
 from ..services import ConflictError, KeyReusedError, MatchOverError, Sheet
 from ..web import go_to, is_htmx, render
@@ -59,8 +60,12 @@ def entry_context(
     hand: Hand | None = None,
     preview: Any = None,
     error: str | None = None,
+    saved_row: Any = None,
 ) -> dict[str, Any]:
     """What the match page and its fragments need.
+
+    ``saved_row``: the sheet's row of a hand this very request saved; the page says
+    so above the next hand's form, with an offer to undo it.
 
     An empty form for a new hand looks the same for every request at this version but
     for its CSRF token and idempotency key (``cache.fresh_form`` keeps it rendered
@@ -85,10 +90,39 @@ def entry_context(
         "preset_of": PRESETS.get(sheet.ruleset.preset),
         "fresh_form_ok": fresh_form_ok,
         "idempotency_key": secrets.token_urlsafe(16),
+        "saved_row": saved_row,
+        "undo": ConfirmForm(formdata=None, version=str(match.version)) if saved_row else None,
+        "target_note": _target_note(sheet),
     }
     if sheet.ruleset.open_play and not sheet.finished:
         context.update(two_player_context(match, sheet))
     return context
+
+
+def _target_note(sheet: Sheet) -> str | None:
+    """Why a match goes on although a party has passed the target (or None).
+
+    The end rule is the rules' (:func:`scorer.rules.reached_target` says who is
+    there); here it is only put in words for the Schreiber.
+    """
+    ruleset = sheet.ruleset
+    going_on = ("with_game", "after_any_hand_but_going_off")
+    if sheet.finished or not sheet.totals or ruleset.end not in going_on:
+        return None
+    party = reached_target(ruleset, sheet.totals)
+    if party is None:
+        return None
+    if ruleset.end == "with_game":
+        return gettext(
+            "%(name)s has reached %(target)s, but the match goes on: only a won game ends it.",
+            name=sheet.parties[party],
+            target=ruleset.target,
+        )
+    return gettext(
+        "%(name)s has reached %(target)s, but the match goes on: a hand gone off does not end it.",
+        name=sheet.parties[party],
+        target=ruleset.target,
+    )
 
 
 def _preview_of(match: Match, form: HandForm, parties: int, hand: Hand | None) -> dict[str, Any]:
@@ -164,7 +198,7 @@ def _save(match: Match, hand: Hand | None) -> WerkzeugResponse:
                     # saved by this very request on a page that was current: it lacks
                     # just this row (a repeated key or anything else gets everything)
                     return _saved_hand(match, saved)
-                return _fresh_page(match)
+                return _fresh_page(match, saved)
             # a correction is made on its own page: back to the sheet (HX-Redirect for htmx)
             return go_to(url_for("matches.show", token=match.token))
     else:
@@ -201,20 +235,24 @@ def _saved_hand(match: Match, saved: Hand) -> WerkzeugResponse:
     """
     top = services.standing(match)
     if top.hand_count < 2 or saved.status != "closed" or saved.deleted_at is not None:
-        return _fresh_page(match)
-    context = entry_context(match, top)
+        return _fresh_page(match, saved)
+    new_row = services.last_row(top, saved)
+    context = entry_context(match, top, saved_row=new_row)
     return swap_by_id(
         "matches/_saved.html",
         "matches/_saved.html",
-        new_row=services.last_row(top, saved),
+        new_row=new_row,
         **context,
     )
 
 
-def _fresh_page(match: Match) -> WerkzeugResponse:
+def _fresh_page(match: Match, saved: Hand | None = None) -> WerkzeugResponse:
     """After a save over htmx: the whole match content, fresh (sheet, progress, new form)."""
     sheet = services.sheet(match)
-    return swap_by_id("matches/show.html", "matches/_content.html", **entry_context(match, sheet))
+    row = next((r for r in sheet.rows if saved is not None and r.hand.id == saved.id), None)
+    return swap_by_id(
+        "matches/show.html", "matches/_content.html", **entry_context(match, sheet, saved_row=row)
+    )
 
 
 def swap_by_id(
@@ -235,7 +273,11 @@ def swap_by_id(
         target = "match-top" if top else "match"
         if request.headers.get("HX-Target") != target:
             response.headers["HX-Retarget"] = f"#{target}"
-        response.headers["HX-Reswap"] = "outerHTML" if top else "innerHTML"
+        swap = "outerHTML" if top else "innerHTML"
+        if context.get("saved_row") is not None:
+            # a saved hand: the totals, the saved row and who deals next come into view
+            swap += " show:#entry:top"
+        response.headers["HX-Reswap"] = swap
     return response
 
 
@@ -289,6 +331,7 @@ def detail(token: str, hand_id: int) -> WerkzeugResponse:
         sheet=sheet,
         hand=hand,
         confirm=ConfirmForm(formdata=None, version=str(match.version)),
+        strike=request.args.get("strike") == "1",
     )
 
 
@@ -298,6 +341,7 @@ def _change(token: str, hand_id: int, action: str) -> WerkzeugResponse:
     form = ConfirmForm()
     if not form.validate():
         abort(400)
+    number = services.sheet(match).number_of(hand) if action == "delete" else None
     try:
         if action == "delete":
             services.delete_hand(match, hand, _version(form))
@@ -314,7 +358,16 @@ def _change(token: str, hand_id: int, action: str) -> WerkzeugResponse:
             status=409,
             **entry_context(match, sheet, error=error),
         )
-    # the buttons sit on the hand's own page: back to the sheet
+    if action == "delete":
+        flash(
+            gettext(
+                "Hand %(number)s struck: it stays on the sheet, crossed out, and no longer "
+                "counts. Open it to restore it.",
+                number=number or "",
+            ),
+            "info",
+        )
+    # the buttons sit on the hand's own page (and under a saved hand): back to the sheet
     return go_to(url_for("matches.show", token=match.token))
 
 
@@ -367,10 +420,14 @@ def two_player_context(
         "meld_form": meld_form,
         "tricks_form": tricks_form,
         "melds_so_far": melds_so_far,
+        # the progress bars follow the melds written so far (the sheet's own totals do not)
+        "progress_sheet": services.live_sheet(sheet),
+        "logged": len(sheet.open_hand.meld_log) if sheet.open_hand else 0,
+        "close_early": ruleset.end == "at_once",
         "meld_names": names,
         "meld_values": {n: offered_points(n, trump, ruleset) for n in names},
         "trump": trump,
-        "live_totals": [t + m for t, m in zip(sheet.totals, melds_so_far, strict=True)],
+        "live_totals": services.live_totals(sheet),
     }
 
 
@@ -408,7 +465,7 @@ def _two_player_change(
     return swap_by_id("matches/show.html", "matches/_content.html", status=status, **context)
 
 
-def _hand_number(form: MeldEntryForm) -> int | None:
+def _hand_number(form: MeldEntryForm | TricksForm) -> int | None:
     """The hand in play the two-player page showed (None: a form without it)."""
     raw = (form.hand.data or "").strip()
     return int(raw) if raw.isdecimal() and len(raw) < 6 else None
@@ -442,6 +499,7 @@ def write_meld(token: str) -> WerkzeugResponse:
             context["meld_values"][form.meld.data],
             _hand_number(form),
             trump=context["trump"],
+            seen=request.form.get("logged", type=int),
         ),
     )
 
@@ -491,6 +549,12 @@ def finish(token: str) -> WerkzeugResponse:
     tricks = [line.form.tricks.data for line in form.parties][:parties]
     return _two_player_change(
         match,
-        lambda: services.finish_open_hand(match, tricks, _version(form)),
+        lambda: services.finish_open_hand(
+            match,
+            tricks,
+            _version(form),
+            ended_early=bool(form.ended_early.data),
+            hand_number=_hand_number(form),
+        ),
         tricks_form=form,
     )

@@ -75,7 +75,9 @@ def _prepare(form: NewMatchForm, posted: bool) -> None:
     while len(form.team_of) > len(form.players):
         form.team_of.pop_entry()
     seats = len(form.players)
-    if not posted or apply_preset or form.action.data == "add_player":
+    # no team chosen yet (the teams box just ticked): partners opposite, as a preset does
+    unchosen = not any(f.data for f in form.team_of)
+    if not posted or apply_preset or form.action.data == "add_player" or unchosen:
         parties = max(1, seats // 2)
         for seat, field in enumerate(form.team_of):
             field.data = str(seat % parties)
@@ -100,7 +102,7 @@ def new() -> WerkzeugResponse:
         # one per rendered setup form: the same form sent twice starts one match
         form.idempotency_key.data = secrets.token_urlsafe(16)
     _prepare(form, posted)
-    if not posted or form.action.data in ("preset", "add_player"):
+    if not posted or form.action.data in ("preset", "add_player", "names"):
         return render("matches/new.html", "matches/_setup_form.html", **_setup_context(form))
     valid = form.validate() & rules_field_errors(form)
     error = None

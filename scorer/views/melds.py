@@ -12,7 +12,9 @@ CSRF token and its URL can be bookmarked.  Inside the hand form
 (``/m/<token>/calculator``) the calculator is a panel *within* the hand form
 (forms cannot nest): its buttons post the whole hand form — CSRF token
 included — so without JavaScript the match page comes back with every typed
-value kept and the panel open, and with htmx only the panel is swapped.
+value kept and the panel open; with JavaScript (static/taps.js) the taps are
+sent one after another, each with the state the answer before it left, and only
+the panel is swapped.
 "Take over" writes the total and the meld names into the party's fields.
 """
 

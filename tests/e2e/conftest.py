@@ -122,6 +122,9 @@ def make_page(browser: Any, live_server: LiveServer) -> Iterator[Callable[..., A
             "is_mobile": True,
             "device_scale_factor": 1,
             "base_url": live_server.url,
+            # the app's service worker (static/sw.js) answers navigations itself, where
+            # page.route cannot see them: only tests/e2e/test_app_shell.py lets it run
+            "service_workers": "block",
         }
         settings.update(options)
         context = browser.new_context(**settings)

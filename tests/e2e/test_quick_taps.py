@@ -1,9 +1,10 @@
 """Quick taps on a slow connection: every tap is written and shown, none twice.
 
-A trump tap and a meld tap right after it are two requests in flight at once; the
-answer to the first replaces the form the second was sent from.  Each answer goes
-into ``#match`` (which stays), and an answer older than the one on the screen is
-not swapped in over it.
+A trump tap and a meld tap right after it: static/taps.js sends them one after the
+other (the meld with the version the trump's answer left), each answer goes into
+``#match``, and no answer is swapped in while a finger is down on the page (it would
+replace the button under the finger, and the browser would send no click).
+More in tests/e2e/test_taps.py.
 """
 
 from __future__ import annotations

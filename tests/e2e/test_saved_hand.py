@@ -11,7 +11,8 @@ from tests.e2e.test_flows import ROWS, fill_hand, press_start, start_match
 pytestmark = pytest.mark.e2e
 
 # the shape of #match-content: every element with its attributes and its own text,
-# whitespace folded, htmx's passing classes left out; the fresh form's idempotency key
+# whitespace folded, htmx's passing classes and the note of the hand just saved left out;
+# the fresh form's idempotency key
 # and the CSRF token (signed with the time) differ on every render
 SHAPE = """() => {
   const out = [];
@@ -20,12 +21,15 @@ SHAPE = """() => {
       .filter((a) => !(['idempotency_key', 'csrf_token'].includes(el.name) && a.name === 'value'))
       .map((a) => a.name !== 'class' ? `${a.name}=${a.value}`
         // htmx marks what it has just swapped for a moment (htmx-added, htmx-settling)
-        : `class=${a.value.split(' ').filter((c) => !c.startsWith('htmx-')).join(' ')}`)
+        // and the answer to a save lights up the new row (new-row, just-saved)
+        : `class=${a.value.split(' ').filter((c) => !c.startsWith('htmx-')
+          && !['new-row', 'just-saved'].includes(c)).join(' ')}`)
       .filter((a) => a !== 'class=').sort().join(' ');
     const text = [...el.childNodes].filter((n) => n.nodeType === 3)
       .map((n) => n.textContent).join(' ').replace(/\\s+/g, ' ').trim();
     out.push(`${depth} ${el.tagName} ${attrs} ${text}`);
-    for (const child of el.children) walk(child, depth + 1);
+    // the answer to a save says what was saved (a fresh load has nothing to say)
+    for (const child of el.children) if (child.id !== 'saved-note') walk(child, depth + 1);
   };
   walk(document.querySelector('#match-content'), 0);
   return out;

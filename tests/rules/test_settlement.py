@@ -16,6 +16,7 @@ from scorer.rules import (
     Ruleset,
     TrickError,
     complete_tricks,
+    deck,
     settle,
     settle_hand,
 )
@@ -513,8 +514,12 @@ def test_complete_tricks_refuses(entered: list[Any], text: str) -> None:
 
 @st.composite
 def played_hands(draw: st.DrawFn) -> dict[str, Any]:
-    cuts = sorted(draw(st.lists(st.integers(0, 250), min_size=2, max_size=2)))
-    tricks = [cuts[0], cuts[1] - cuts[0], 250 - cuts[1]]
+    # a real deal: the 40 cards shared out into three piles, one party takes the last trick
+    cards = draw(st.permutations(sorted(deck(STANDARD).elements())))
+    cuts = sorted(draw(st.lists(st.integers(0, len(cards)), min_size=2, max_size=2)))
+    piles = [cards[: cuts[0]], cards[cuts[0] : cuts[1]], cards[cuts[1] :]]
+    tricks = [sum(c.points for c in pile) for pile in piles]
+    tricks[draw(st.integers(0, 2))] += 10
     melds = draw(st.lists(st.integers(0, 150).map(lambda m: m * 10), min_size=3, max_size=3))
     return dict(
         bidder=draw(st.integers(0, 2)),

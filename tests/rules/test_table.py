@@ -24,7 +24,7 @@ def test_every_field_has_a_type_check() -> None:
         | set(OPTIONAL_INT_FIELDS)
         | set(BOOL_FIELDS)
         | set(CHOICES)
-        | {"preset", "eight_ranks", "special_values", "failed_bonus", "going_off_bonus"}
+        | {"preset", "eight_ranks", "special_values", "failed_bonus", "going_off_bonus", "dabb"}
     )
     assert checked == {f.name for f in fields(Ruleset)}
 

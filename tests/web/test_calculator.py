@@ -318,7 +318,9 @@ def test_the_panel_knows_the_trump_and_the_hand_size(en: FlaskClient) -> None:
     assert "<html" not in html and 'class="calc-panel"' in html
     assert "12 cards in a hand" in page_text(r)
     assert 'aria-label="Pair Herz, 40"' in html
-    assert f'hx-post="/m/{token}/calculator?party=0"' in html
+    # its buttons post the hand form to the calculator; taps.js sends them one at a time
+    assert f'formaction="/m/{token}/calculator?party=0"' in html
+    assert 'data-taps="calc-panel-0"' in html
     r = panel(en, token, 0, data, **{"calc0-mode": "declare", "calc0-melds": "family H"})
     r = panel(
         en,

@@ -101,7 +101,8 @@ def test_correction_preview(client: FlaskClient) -> None:
 def test_delete_and_restore(app: Flask, client: FlaskClient) -> None:
     token = _two_hands(client)
     first, second = hand_ids(client, token)
-    detail = client.get(f"/m/{token}/hands/{first}")
+    # striking asks first: the confirmation step carries the form
+    detail = client.get(f"/m/{token}/hands/{first}?strike=1")
     confirm = form_data(detail.get_data(as_text=True))
     response = client.post(f"/m/{token}/hands/{first}/delete", data=confirm)
     assert response.status_code == 303
@@ -125,7 +126,7 @@ def test_a_struck_hand_cannot_be_corrected(client: FlaskClient) -> None:
     token = _two_hands(client)
     first, _ = hand_ids(client, token)
     data = _edit_form(client, token, first)
-    confirm = form_data(client.get(f"/m/{token}/hands/{first}").get_data(as_text=True))
+    confirm = form_data(client.get(f"/m/{token}/hands/{first}?strike=1").get_data(as_text=True))
     client.post(f"/m/{token}/hands/{first}/delete", data=confirm)
     assert client.get(f"/m/{token}/hands/{first}/edit").status_code == 404
     data["version"] = ""
@@ -135,7 +136,7 @@ def test_a_struck_hand_cannot_be_corrected(client: FlaskClient) -> None:
 def test_stale_delete_is_a_conflict(app: Flask, client: FlaskClient) -> None:
     token = _two_hands(client)
     first, _ = hand_ids(client, token)
-    stale = form_data(client.get(f"/m/{token}/hands/{first}").get_data(as_text=True))
+    stale = form_data(client.get(f"/m/{token}/hands/{first}?strike=1").get_data(as_text=True))
     enter_hand(client, token, declarer=2, bid=150, trump="G", tricks=[50, 50])
     response = client.post(f"/m/{token}/hands/{first}/delete", data=stale)
     assert response.status_code == 409
@@ -167,7 +168,7 @@ def test_deleting_the_last_hand_reopens_the_match(app: Flask, client: FlaskClien
     enter_hand(client, token, declarer=0, bid=300, trump="H", melds=[300], tricks=[200, 30])
     assert sheet_of(app, token).finished
     _, last = hand_ids(client, token)
-    confirm = form_data(client.get(f"/m/{token}/hands/{last}").get_data(as_text=True))
+    confirm = form_data(client.get(f"/m/{token}/hands/{last}?strike=1").get_data(as_text=True))
     client.post(f"/m/{token}/hands/{last}/delete", data=confirm)
     assert not sheet_of(app, token).finished
     assert 'id="hand-form"' in client.get(f"/m/{token}").get_data(as_text=True)

@@ -33,7 +33,8 @@ def test_formula_like_names_are_text_in_every_cell(app: Flask, client: FlaskClie
     assert response.status_code == 200
     rows = rows_of(response)
     quoted = ["'" + name for name in HOSTILE]
-    assert rows[0][6:] == [cell for name in quoted for cell in (name, f"{name} total")]
+    assert rows[0][6:14] == [cell for name in quoted for cell in (name, f"{name} total")]
+    assert rows[0][14:] == [c for name in quoted for c in (f"{name} melds", f"{name} tricks")]
     # dealer and declarer of every hand
     assert [(r[1], r[2]) for r in rows[1:5]] == [
         (quoted[0], quoted[1]),

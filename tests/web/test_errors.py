@@ -50,7 +50,7 @@ def test_csrf_enforced_on_hands_and_accepted_from_the_htmx_header(csrf_app: Flas
     # every other button of the page carries its token
     for path in ("/next", "/hands/1/delete", "/hands/1/restore", "/melds", "/finish"):
         assert client.post(f"/m/{match}{path}", data={}).status_code == 400, path
-    detail = client.get(f"/m/{match}/hands/1").get_data(as_text=True)
+    detail = client.get(f"/m/{match}/hands/1?strike=1").get_data(as_text=True)
     confirm = form_data(detail)
     assert "csrf_token" in confirm
     assert client.post(f"/m/{match}/hands/1/delete", data=confirm).status_code == 303

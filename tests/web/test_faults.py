@@ -191,7 +191,7 @@ def test_a_delete_from_a_stale_page_is_a_conflict(app: Flask, client: FlaskClien
     client.post(f"/m/{token}/hands", data=hand_data(client, token, **failed_hand(0)))
     with app.app_context():
         hand_id = db.session.execute(select(Hand.id)).scalar_one()
-    stale = form_data(client.get(f"/m/{token}/hands/{hand_id}").get_data(as_text=True))
+    stale = form_data(client.get(f"/m/{token}/hands/{hand_id}?strike=1").get_data(as_text=True))
     client.post(f"/m/{token}/hands", data=hand_data(client, token, **failed_hand(1)))
     response = client.post(f"/m/{token}/hands/{hand_id}/delete", data=stale)
     assert response.status_code == 409

@@ -12,8 +12,10 @@ import gzip
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
+import brotli
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -391,3 +393,46 @@ def test_the_poll_still_answers_304_to_a_compressing_client(
     again = client.get(url, headers={**headers, "If-None-Match": first.headers["ETag"]})
     assert again.status_code == 304
     assert again.get_data() == b""
+
+
+def test_scripts_and_style_sheets_are_served_minified(app: Flask, client: FlaskClient) -> None:
+    """The comments stay in the repository: a phone gets the files without them."""
+    assert app.static_folder
+    for name in ("scorer.js", "taps.js", "app.js", "scorer.css"):
+        source = Path(app.static_folder, name).read_text(encoding="utf-8")
+        response = client.get(f"/static/{name}")
+        served = response.get_data(as_text=True)
+        response.close()
+        assert response.status_code == 200
+        assert len(served) < len(source) * 0.85, name
+        assert "// " not in served.split("\n", 1)[0] or name.endswith(".css"), name
+        assert response.headers["Content-Length"] == str(len(served.encode()))
+    # to a browser that takes brotli: compressed at brotli's best, the same text inside
+    plain = client.get("/static/scorer.css")
+    packed = client.get("/static/scorer.css", headers={"Accept-Encoding": "gzip, br, zstd"})
+    assert packed.headers["Content-Encoding"] == "br"
+    assert brotli.decompress(packed.get_data()) == plain.get_data()
+    assert len(packed.get_data()) < len(plain.get_data()) / 4
+    assert "Content-Security-Policy" not in packed.headers  # a page's header, not a file's
+    assert packed.headers["X-Content-Type-Options"] == "nosniff"
+    plain.close()
+    packed.close()
+    # a range request for a script still gets what it asked of the file (no minifying)
+    response = client.get("/static/scorer.js", headers={"Range": "bytes=0-9"})
+    assert response.status_code == 206
+    response.close()
+
+
+def test_taps_js_comes_with_the_pages_that_queue_taps(app: Flask, client: FlaskClient) -> None:
+    """A three-player match page loads static/taps.js only when its calculator opens
+    (static/scorer.js); the calculator page and a two-player match load it at once."""
+    three = service_match(app, NAMES, 1)
+    page = client.get(f"/m/{three}").get_data(as_text=True)
+    assert re.search(r'<script src="/static/scorer\.js\?v=\w+" data-taps="/static/taps\.js', page)
+    assert "data-taps-page" not in page
+    assert "data-taps-page" in client.get("/melds").get_data(as_text=True)
+    from scorer.rules import PRESETS
+
+    with app.app_context():
+        two = services.start_match(names=["Anna", "Berta"], ruleset=PRESETS["zweier"]).token
+    assert "data-taps-page" in client.get(f"/m/{two}").get_data(as_text=True)
