@@ -74,6 +74,7 @@ def settle_at_table(
     tricks: Sequence[int | None] = (),
     took_trick: Sequence[bool | None] = (),
     ended_early: bool = False,
+    scheme_checked: bool = True,
     at_fault: int | None = None,
 ) -> TableHand:
     """Settle a hand from what was entered per party of the table.
@@ -81,6 +82,8 @@ def settle_at_table(
     ``declarer`` is a party of the table; ``tricks`` may leave one party of a
     played hand empty (``None``); ``took_trick`` says per party whether it took
     a trick where that is not told by its trick points (``None``: more than 0).
+    ``scheme_checked=False`` accepts trick points the counting scheme cannot
+    make (a hand restored from a backup as it was saved); the other checks stay.
     ``ended_early``: an open-play hand closed in the middle because a party
     reached the target at once (the Swiss game); the tricks were not played out,
     so nothing is filled in and no trick total is checked when none were taken.
@@ -116,7 +119,11 @@ def settle_at_table(
     entered: list[int | None] = _at(tricks, active, None)
     before_play = outcome == "forfeit" and all(t is None for t in entered)
     if outcome in TRICKS_PLAYED and not ended_early and not before_play:
-        played_tricks = list(complete_tricks(ruleset, entered, _at(took_trick, active, None)))
+        played_tricks = list(
+            complete_tricks(
+                ruleset, entered, _at(took_trick, active, None), scheme_checked=scheme_checked
+            )
+        )
     else:
         played_tricks = [t or 0 for t in entered]
     took = _at(took_trick, active, None)
@@ -137,9 +144,13 @@ def settle_at_table(
         took_trick=took_trick_,
         ended_early=ended_early,
         at_fault=active.index(at_fault) if at_fault is not None and outcome == "forfeit" else None,
+        scheme_checked=scheme_checked,
     )
     at_table: list[int | None] = [None] * ruleset.parties
-    for party, value in zip(active, entered if ended_early else played_tricks, strict=True):
+    # closed early or forfeited before play: what was entered stays as it was (empty
+    # stays empty, so the hand reads back, and restores from a backup, the same way)
+    kept = entered if ended_early or before_play else played_tricks
+    for party, value in zip(active, kept, strict=True):
         at_table[party] = value
     return TableHand(
         result=result,

@@ -46,7 +46,10 @@ Decisions where RULES.md is silent (kept in the rules page of the app too):
   declarer's party included.  ``at_fault`` is read for a forfeit only.
 - **Trick points a counting scheme cannot produce** are refused: every
   party's value must be a sum of some card values of the deck, with or
-  without the last trick (:func:`possible_trick_points`).
+  without the last trick (:func:`possible_trick_points`).  ``scheme_checked=False``
+  (``settle``, ``complete_tricks``, ``settle_at_table``) skips that check and
+  keeps the others: a backup restores hands as they were saved, also those saved
+  before the check existed.
 - A hand of the Swiss game closed in the middle (``ended_early``) may have
   trick points that add up to less than the trick total, never more.
 """
@@ -195,13 +198,17 @@ def possible_trick_points(ruleset: Ruleset) -> frozenset[int]:
     return sums | frozenset(n + ruleset.last_trick for n in sums)
 
 
-def _check_trick_values(ruleset: Ruleset, tricks: Sequence[int]) -> None:
+def _check_trick_values(
+    ruleset: Ruleset, tricks: Sequence[int], *, scheme_checked: bool = True
+) -> None:
     total = ruleset.trick_total
     for value in tricks:
         if not 0 <= value <= total:
             raise TrickError(
                 "trick points {value} are out of range: 0 to {total}", value=value, total=total
             )
+    if not scheme_checked:
+        return
     possible = possible_trick_points(ruleset)
     for value in tricks:
         if value not in possible:
@@ -237,6 +244,8 @@ def complete_tricks(
     ruleset: Ruleset,
     tricks: Sequence[int | None],
     took_trick: Sequence[bool | None] | None = None,
+    *,
+    scheme_checked: bool = True,
 ) -> list[int]:
     """Trick points of every party, the one left out (``None``) filled in.
 
@@ -274,7 +283,7 @@ def complete_tricks(
             "enter the trick points of all parties but one; {count} are missing", count=len(missing)
         )
     known = _int_list([value for value in tricks if value is not None], "trick points")
-    _check_trick_values(ruleset, known)
+    _check_trick_values(ruleset, known, scheme_checked=scheme_checked)
     if not missing:
         _check_trick_sum(ruleset, known)
         return known
@@ -289,7 +298,7 @@ def complete_tricks(
         )
     result = list(known)
     result.insert(missing[0], total - entered)
-    _check_trick_values(ruleset, result)
+    _check_trick_values(ruleset, result, scheme_checked=scheme_checked)
     return result
 
 
@@ -361,6 +370,7 @@ def settle(
     took_trick: Sequence[bool] | None = None,
     at_fault: int | None = None,
     ended_early: bool = False,
+    scheme_checked: bool = True,
 ) -> HandResult:
     """Settle one hand; see the module docstring for the inputs.
 
@@ -421,7 +431,7 @@ def settle(
         if value < 0:
             raise RulesError("melds cannot be negative: {value}", value=value)
     meld_points = melds_in or [0] * parties
-    _check_trick_values(ruleset, tricks_in)
+    _check_trick_values(ruleset, tricks_in, scheme_checked=scheme_checked)
 
     took: list[bool] | None = None
     if took_trick is not None:

@@ -320,7 +320,7 @@ def _load_hand(match: Match, ruleset: Ruleset, item: Any, where: str, number: in
             data.tricks = [0] * parties
             settled = settle_mid_hand(match, data, hand)
         else:
-            settled = settle_input(match, data, hand.dealer_seat)
+            settled = settle_input(match, data, hand.dealer_seat, restoring=True)
     except RulesError as exc:
         raise BackupError(where=r.where, cause=exc) from None
     if settled.points != given_points or settled.stars != given_stars:

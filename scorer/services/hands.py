@@ -62,9 +62,17 @@ class Settled:
 
 
 def settle_input(
-    match: Match, data: HandInput, dealer_seat: int, *, ended_early: bool = False
+    match: Match,
+    data: HandInput,
+    dealer_seat: int,
+    *,
+    ended_early: bool = False,
+    restoring: bool = False,
 ) -> Settled:
     """Check a hand with the rules and settle it; RulesError when it is not possible.
+
+    ``restoring``: a hand from a backup, restored as it was saved — its trick points
+    are not checked against the counting scheme (hands saved before that check).
 
     :func:`scorer.rules.settle_at_table` does it all: the dealer sitting out, the
     trick value filled in from the trick total, the parties put back at their places.
@@ -83,6 +91,7 @@ def settle_input(
         took_trick=data.took_trick,
         ended_early=ended_early,
         at_fault=data.at_fault if data.outcome == "forfeit" else None,
+        scheme_checked=not restoring,
     )
     return Settled(
         data=data,
