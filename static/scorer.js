@@ -477,7 +477,9 @@
 //      trick.  When none is left, Enter saves.
 //    - A trick value that cannot take another digit (ten times it is more than the
 //      trick total) is complete: the focus moves on at once.
-//    - A bid typed in tens ("30" for 300) shows how it is read.
+//    - A bid typed in tens ("30" for 300) shows how it is read.  Melds below the
+//      smallest meld ("10" where no meld is worth 10, "4") are read in tens too:
+//      the field shows the melds it means (100, 40) as it is left.
 //    - A trick value of 0 offers "took a trick worth 0" instead of "no trick".
 (function () {
   "use strict";
@@ -605,6 +607,24 @@
       }
     }
   });
+
+  // melds typed in tens, as the server reads them (forms.hand.read_melds)
+  function readMelds(f, el) {
+    var smallest = number(f, "data-smallest-meld");
+    var typed = el.value.trim();
+    var value = /^\d{1,4}$/.test(typed) ? Number(typed) : 0;
+    if (value > 0 && value < smallest && value * 10 >= smallest) {
+      el.value = String(value * 10);
+    }
+  }
+
+  document.addEventListener("change", function (evt) {
+    var f = form();
+    var el = evt.target;
+    if (f && f.contains(el) && el.classList && el.classList.contains("melds")) {
+      readMelds(f, el);
+    }
+  }, true);
 
   document.addEventListener("keydown", function (evt) {
     var f = form();

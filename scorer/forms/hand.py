@@ -28,7 +28,7 @@ from wtforms import (
 from wtforms.validators import NumberRange, Optional, ValidationError
 
 from ..models import Hand, Match
-from ..rules import SPECIAL_GAMES, RulesError, Ruleset, check_bid
+from ..rules import SPECIAL_GAMES, RulesError, Ruleset, check_bid, smallest_meld
 from ..services import HandInput, Sheet, input_of, storable
 from ..words import OUTCOME_CHOICES, SUITS, rules_message
 from .base import MAX_POINTS, AppForm, choice_list, choice_values, key_or_none
@@ -113,6 +113,9 @@ class HandForm(AppForm):
                 self.parties.append_entry()
         self.party_names = names
         self.bid.data = read_bid(ruleset, self.bid.data)
+        self.smallest_meld = smallest_meld(ruleset)
+        for line in self.parties:
+            line.form.melds.data = read_melds(self.smallest_meld, line.form.melds.data)
 
     def declarer_of(self) -> tuple[int | None, int | None]:
         """The declaring party and, at a table of teams, the declaring seat."""
@@ -282,6 +285,19 @@ def read_bid(ruleset: Ruleset, bid: Any) -> Any:
         return check_bid(ruleset, bid * 10)
     except RulesError:
         return bid
+
+
+def read_melds(smallest: int, melds: Any) -> Any:
+    """Melds typed in tens ("10" for 100, "4" for 40) as the melds they mean, else as typed.
+
+    A number below ``smallest`` (the fewest points one meld is worth,
+    :func:`scorer.rules.smallest_meld`) is no meld total; when ten times it is
+    one, that is what the Schreiber meant — as with the bid.  With sevens the
+    Diss is worth 10, so there only "1" to "9" are read in tens.
+    """
+    if not isinstance(melds, int) or isinstance(melds, bool) or not 0 < melds < smallest:
+        return melds
+    return melds * 10 if melds * 10 >= smallest else melds
 
 
 def _took(line: Any) -> bool | None:

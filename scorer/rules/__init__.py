@@ -28,6 +28,7 @@ from .melds import (
     meld_points,
     offered_points,
     parse_meld_name,
+    smallest_meld,
 )
 from .ruleset import (
     CARD_POINTS,
@@ -140,6 +141,7 @@ __all__ = [
     "settle",
     "settle_at_table",
     "settle_hand",
+    "smallest_meld",
     "stake_payments",
     "winners_of",
 ]

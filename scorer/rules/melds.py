@@ -312,6 +312,23 @@ def offered_points(name: str, trump: Trump, ruleset: Ruleset | None = None) -> i
         return meld_points(name, name.rpartition(" ")[2], ruleset)
 
 
+def smallest_meld(ruleset: Ruleset | None = None) -> int:
+    """The fewest points one meld is worth under these rules, in any trump.
+
+    A meld total is 0 or at least this: the hand form reads a smaller number as
+    typed in tens (``"10"`` for 100 where no meld is worth 10).
+
+    >>> smallest_meld(), smallest_meld(Ruleset(sevens=True)), smallest_meld(Ruleset(pair=30))
+    (20, 10, 30)
+    """
+    ruleset = Ruleset() if ruleset is None else ruleset
+    return min(
+        offered_points(name, suit, ruleset)
+        for suit in Suit
+        for name in available_melds(ruleset, suit)
+    )
+
+
 def available_melds(ruleset: Ruleset | None = None, trump: Trump = None) -> tuple[str, ...]:
     """Every meld name the ruleset knows, in display order (pairs, families, ..., Diss).
 

@@ -3,14 +3,14 @@
 The reference hand is an ordinary played hand at three: Anna declares 250 in
 Herz, the melds are 100, 20 and 40, the trick values 180 and 60 (Carl's 10 are
 filled in from 250).  Every tap (click) and every key (each typed character,
-Enter included) is counted.  The count is 19, one more than the issue's 18:
-three melds, two trick values and a bid are 12 characters that only the
-Schreiber knows, two taps choose the declarer and the trump, and a meld field
-cannot tell when it is complete (melds of 1000 and more exist), so each of the
-three melds ends with Enter, the last one saving.  A trick value can tell (ten
-times 180 is more than 250): the cursor moves on by itself.  Reading melds in
-tens too ("10" for 100) would reach 16, but a "10" typed for a 10-point
-meld would silently become 100: not done.
+Enter included) is counted: 16.  Two taps choose the declarer and the trump
+(each moves the focus on); numbers below anything the rules allow are read in
+tens — the bid "25" (no bid is below 150) and the melds "10", "2", "4" (no meld
+is worth less than 20 without sevens; with sevens the Diss is worth 10 and only
+"1" to "9" are read so) — and the field shows what it means; a trick value that
+cannot take another digit (ten times 180 is more than 250) moves on by itself; a
+meld field cannot tell when it is complete, so each meld ends with Enter, the
+last one saving.
 """
 
 from __future__ import annotations
@@ -23,12 +23,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.e2e.conftest import SCREENS
 from tests.e2e.test_flows import ROWS, choose, press_start, start_match
 
 pytestmark = pytest.mark.e2e
 
-# the count of the reference hand (see the module's docstring for why not 18)
-REFERENCE_INPUTS = 19
+# the count of the reference hand (the issue asks for 18 at most)
+REFERENCE_INPUTS = 16
 
 
 @dataclass
@@ -74,23 +75,25 @@ def enter_reference_hand(page: Page) -> Inputs:
     expect(page.locator("#bid-reading")).to_have_text(re.compile(r"250"))
     count.tap(pill(page, "trump-set", "H"))
     focused(page, "#parties-0-melds")  # the trump tap moved on to the first empty field
-    count.type("100")
+    count.type("10")  # no meld is worth 10 here: read as 100
     count.enter()
     focused(page, "#parties-0-tricks")
+    expect(page.locator("#parties-0-melds")).to_have_value("100")
     count.type("180")
     focused(page, "#parties-1-melds")  # 180 cannot take another digit: moved on
-    count.type("20")
+    count.type("2")
     count.enter()
+    expect(page.locator("#parties-1-melds")).to_have_value("20")
     focused(page, "#parties-1-tricks")
     count.type("60")
     # Carl's tricks are filled in from 250: the next field is his melds
     focused(page, "#parties-2-melds")
-    count.type("40")
+    count.type("4")
     count.enter()  # nothing left to enter: Enter saves
     return count
 
 
-def test_reference_hand_in_19_inputs(page: Page, shot: Any) -> None:
+def test_reference_hand_in_16_inputs(page: Page, shot: Any) -> None:
     start_match(page, ["Anna", "Bert", "Carl"])
     press_start(page)
     page.locator("#entry").scroll_into_view_if_needed()
@@ -99,8 +102,12 @@ def test_reference_hand_in_19_inputs(page: Page, shot: Any) -> None:
     expect(page.locator(ROWS)).to_have_count(1)
     elapsed = time.monotonic() - started
     assert count.total == REFERENCE_INPUTS, (count.taps, count.keys)
-    assert count.total <= 18 + 1
-    assert elapsed < 12, elapsed
+    assert count.total <= 18
+    # the time is measured, not asserted (tests never assert on timings): bench/RESULTS.md
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    (SCREENS.parent / "reference-hand.txt").write_text(
+        f"{count.total} inputs ({count.taps} taps, {count.keys} keys), {elapsed:.2f} s\n"
+    )
     # the saved result: 100 + 180 = 280 of 250, made; Bert 20 + 60; Carl 40 + 10
     row = page.locator(ROWS).first
     expect(row).to_contain_text("Anna")

@@ -52,6 +52,21 @@ def test_a_bid_typed_in_tens_is_read_as_its_tenfold(app: Flask, client: FlaskCli
     assert sheet_of(app, token).totals == [280, 60, 10]
 
 
+def test_melds_below_the_smallest_meld_are_read_in_tens(app: Flask, client: FlaskClient) -> None:
+    """No meld is worth less than 20 without sevens: "10" is 100, "2" is 20; 30 is 30."""
+    token = start_match(client, ABC)
+    enter_hand(client, token, declarer=0, bid=25, trump="H", melds=[10, 2, 30], tricks=[180, 60])
+    assert sheet_of(app, token).totals == [280, 80, 40]
+    assert "data-smallest-meld=\"20\"" in client.get(f"/m/{token}").get_data(as_text=True)
+
+
+def test_with_sevens_a_meld_of_10_is_the_diss(app: Flask, client: FlaskClient) -> None:
+    """With sevens the Diss is worth 10: "10" stays 10, only "1" to "9" are read in tens."""
+    token = start_match(client, ABC, sevens="y")
+    enter_hand(client, token, declarer=0, bid=18, trump="H", melds=[10, 4, 0], tricks=[180, 60])
+    assert sheet_of(app, token).totals == [190, 100, 10]
+
+
 def test_a_bid_that_is_no_bid_gets_the_apps_message_at_the_field(client: FlaskClient) -> None:
     token = start_match(client, ABC)
     response = enter_hand(client, token, status=422, declarer=0, bid=205, trump="H")
