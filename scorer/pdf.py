@@ -77,7 +77,8 @@ def _end_text(ruleset: Ruleset) -> str:
 
 def ruleset_line(ruleset: Ruleset) -> str:
     """The rules in one line: preset, table, deck, end, bids."""
-    parts = [str(PRESET_LABELS.get(ruleset.preset, ruleset.preset))]
+    # the preset's name without what the line says next (players, cards, deals)
+    parts = [str(PRESET_LABELS.get(ruleset.preset, ruleset.preset)).split(" (")[0]]
     if ruleset.teams:
         parts.append(
             gettext(

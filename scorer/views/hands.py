@@ -362,7 +362,7 @@ def _change(token: str, hand_id: int, action: str) -> WerkzeugResponse:
         flash(
             gettext(
                 "Hand %(number)s struck: it stays on the sheet, crossed out, and no longer "
-                "counts. Open it to restore it.",
+                "counts. “Restore” on its row brings it back.",
                 number=number or "",
             ),
             "info",

@@ -188,10 +188,10 @@ def test_undo_and_strike_and_restore(page: Page) -> None:
     expect(struck).to_have_count(1)
     expect(struck).to_contain_text("gestrichen")
     expect(page.locator("#totals-bar")).to_contain_text(re.compile(r"Anna\s+0"))
-    # restore from the sheet: the row leads to the hand, one button brings it back
+    # restore from the sheet: one tap brings it back
     struck.locator("a.restore-link").click()
-    page.locator("#restore button").click()
     expect(page.locator(ROWS)).to_have_count(1)
+    expect(page.locator("#sheet tbody tr.deleted")).to_have_count(0)
     expect(page.locator("#totals-bar")).to_contain_text(re.compile(r"Anna\s+280"))
     # striking from the hand's page asks first
     page.locator(f"{ROWS} td.no a").first.click()

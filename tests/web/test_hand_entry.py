@@ -6,6 +6,7 @@ the sheet, the note after saving, and the words (one minus sign, "Durch")."""
 from __future__ import annotations
 
 import json
+import re
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -190,6 +191,35 @@ def test_struck_hands_stay_on_the_sheet_and_do_not_count(app: Flask, client: Fla
     assert f"/hands/{first}#restore" in html
     assert sheet_of(app, token).totals == [40, 210, 0]
     assert "Hand 1 struck" in page_text(html) or "struck" in page_text(html)
+
+
+def test_a_struck_hand_comes_back_in_one_tap_from_the_sheet(csrf_app: Flask) -> None:
+    """The struck row's "restore" posts at once over htmx (the CSRF token in the header,
+    the version the sheet showed); without JavaScript it opens the hand's page."""
+    app, client = csrf_app, csrf_app.test_client()
+    token = start_match(client, ABC)
+    enter_hand(client, token, declarer=0, bid=250, trump="H", melds=[100], tricks=[180, 60])
+    (first,) = hand_ids(client, token)
+    ask = client.get(f"/m/{token}/hands/{first}?strike=1").get_data(as_text=True)
+    client.post(f"/m/{token}/hands/{first}/delete", data=form_data(ask))
+    html = client.get(f"/m/{token}").get_data(as_text=True)
+    link = re.search(
+        r'<a class="restore-link" href="([^"]+)"\s+hx-post="([^"]+)" hx-vals=\'(\{[^\']+\})\'', html
+    )
+    assert link is not None
+    assert link.group(1) == f"/m/{token}/hands/{first}#restore"
+    csrf = json.loads(re.search(r"hx-headers='([^']+)'", html).group(1))  # type: ignore[union-attr]
+    # a version the sheet no longer shows is refused (someone else changed the match)
+    stale = {**json.loads(link.group(3)), "version": "1"}
+    refused = client.post(link.group(2), data=stale, headers={**HX, **csrf})
+    assert refused.status_code == 409
+    assert sheet_of(app, token).totals == [0, 0, 0]
+    answer = client.post(link.group(2), data=json.loads(link.group(3)), headers={**HX, **csrf})
+    assert answer.status_code == 200
+    assert answer.headers["HX-Redirect"] == f"/m/{token}"
+    assert sheet_of(app, token).totals == [280, 60, 10]
+    # without the CSRF header it is no request of this page
+    assert client.post(link.group(2), data=json.loads(link.group(3)), headers=HX).status_code == 400
 
 
 def test_the_answer_to_a_save_shows_it_with_undo(app: Flask, client: FlaskClient) -> None:
