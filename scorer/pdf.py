@@ -40,7 +40,7 @@ from flask_babel import format_date, get_locale, gettext
 from markupsafe import Markup
 
 from . import services
-from .forms import PRESET_LABELS, RULE_OPTIONS
+from .forms import RULE_OPTIONS, preset_name
 from .models import GameSession, Match
 from .rules import Ruleset, deck_size
 from .words import bonus_label, outcome_text, signed, suit_name
@@ -77,8 +77,7 @@ def _end_text(ruleset: Ruleset) -> str:
 
 def ruleset_line(ruleset: Ruleset) -> str:
     """The rules in one line: preset, table, deck, end, bids."""
-    # the preset's name without what the line says next (players, cards, deals)
-    parts = [str(PRESET_LABELS.get(ruleset.preset, ruleset.preset)).split(" (")[0]]
+    parts = [preset_name(ruleset.preset)]  # the players and cards follow
     if ruleset.teams:
         parts.append(
             gettext(

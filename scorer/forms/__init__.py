@@ -8,7 +8,7 @@ becomes a form error in the user's language, never a 500.  The modules, by job:
   validators and filters :func:`printable`, :func:`key_or_none`,
   :func:`euros_to_cents`;
 - :mod:`.setup` — the new match: :class:`RuleOption`, ``RULE_OPTIONS``,
-  ``RULE_GROUPS``, ``BONUS_CHOICES``, ``BONUS_HELP``, ``PRESET_LABELS``,
+  ``RULE_GROUPS``, ``BONUS_CHOICES``, ``BONUS_HELP``, ``PRESET_LABELS``, :func:`preset_name`,
   ``STAKE_BASES``, :func:`rule_value`, :class:`NewMatchForm`,
   :func:`build_rule_fields`, :func:`ruleset_from_form`,
   :func:`rules_field_errors`;
@@ -47,6 +47,7 @@ from .setup import (
     NewMatchForm,
     RuleOption,
     build_rule_fields,
+    preset_name,
     rule_value,
     rules_field_errors,
     ruleset_from_form,
@@ -74,6 +75,7 @@ __all__ = [
     "euros_to_cents",
     "hand_form",
     "key_or_none",
+    "preset_name",
     "printable",
     "rule_value",
     "rules_field_errors",

@@ -339,6 +339,12 @@ PRESET_LABELS: dict[str, Any] = {
     "schweizer": _l("Schweizer (two players, 32 cards)"),
 }
 
+def preset_name(preset: str) -> str:
+    """A preset's name without the table it is for ("Standard"), where the players are
+    said next to it (the calculator's own choice, the PDF's rules line)."""
+    return str(PRESET_LABELS.get(preset, preset)).split(" (")[0]
+
+
 STAKE_BASES: tuple[tuple[str, Any], ...] = (
     ("full", _l("per full 100")),
     ("started", _l("per started 100")),

@@ -31,7 +31,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField
 
 from .. import services
-from ..forms import PRESET_LABELS, AppForm, HandForm
+from ..forms import AppForm, HandForm, preset_name
 from ..rules import (
     PRESETS,
     Card,
@@ -232,7 +232,7 @@ def calculator() -> WerkzeugResponse:
     if players not in choices:
         dealt_in = players_dealt_in(ruleset)
         players = dealt_in if dealt_in in choices else None
-    form.preset.choices = [(k, PRESET_LABELS.get(k, k)) for k in PRESETS]
+    form.preset.choices = [(k, preset_name(k)) for k in PRESETS]  # the players: beside it
     form.preset.data = preset
     form.players.choices = [(str(n), str(n)) for n in choices]
     form.players.data = str(players) if players else ""
