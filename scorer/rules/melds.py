@@ -321,7 +321,12 @@ def smallest_meld(ruleset: Ruleset | None = None) -> int:
     >>> smallest_meld(), smallest_meld(Ruleset(sevens=True)), smallest_meld(Ruleset(pair=30))
     (20, 10, 30)
     """
-    ruleset = Ruleset() if ruleset is None else ruleset
+    return _smallest_meld(Ruleset() if ruleset is None else ruleset)
+
+
+@lru_cache(maxsize=64)
+def _smallest_meld(ruleset: Ruleset) -> int:
+    # every hand form asks (page, preview, save): worked out once per ruleset
     return min(
         offered_points(name, suit, ruleset)
         for suit in Suit

@@ -16,10 +16,25 @@ from ..extensions import db
 from ..models import Hand, HandEvent, HandMeld, Match
 from ..rules import RulesError, Suit, reached_target
 from .errors import ConflictError, HandClosedError, MatchOverError, NotFound
-from .hands import HandInput, settle_input, settle_mid_hand, write_hand
+from .hands import HandInput, Settled, settle_input, settle_mid_hand, write_hand
 from .lookup import MAX_ID
 from .sheets import Sheet, ruleset_of, sheet
 from .writes import after_change, check_room, check_version, hand_snapshot, touch
+
+
+def _reaches_target(match: Match, points: Sequence[int]) -> bool:
+    """Whether the closed hands' totals and ``points`` reach the target (the Swiss game)."""
+    now = [t + p for t, p in zip(sheet(match).totals, points, strict=True)]
+    return reached_target(ruleset_of(match), now) is not None
+
+
+def _close(hand: Hand, settled: Settled, *, ended_mid_hand: bool) -> None:
+    """The hand in play, settled and closed (by a meld or a trick reaching the target,
+    or at the end of its tricks)."""
+    write_hand(hand, settled)
+    hand.status = "closed"
+    hand.ended_mid_hand = ended_mid_hand
+    hand.events.append(HandEvent(action="created", snapshot=hand_snapshot(hand)))
 
 
 def open_hand(match: Match, number: int | None = None) -> Hand:
@@ -152,16 +167,10 @@ def _write_meld(
     hand.meld_log.append(HandMeld(party=party, name=name[:40], points=points))
     db.session.flush()
     if ruleset.end == "at_once":
-        before = sheet(match).totals
         melds = open_hand_melds(hand, ruleset.parties)
-        now = [t + m for t, m in zip(before, melds, strict=True)]
-        if reached_target(ruleset, now) is not None:
+        if _reaches_target(match, melds):
             data = HandInput(outcome="open_play", melds=melds, tricks=[0] * ruleset.parties)
-            settled = settle_mid_hand(match, data, hand)
-            write_hand(hand, settled)
-            hand.status = "closed"
-            hand.ended_mid_hand = True
-            hand.events.append(HandEvent(action="created", snapshot=hand_snapshot(hand)))
+            _close(hand, settle_mid_hand(match, data, hand), ended_mid_hand=True)
     touch(match)
     after_change(match)
     db.session.commit()
@@ -225,18 +234,12 @@ def finish_open_hand(
     )
     early = ended_early and ruleset.end == "at_once"
     settled = settle_input(match, data, hand.dealer_seat, ended_early=early)
-    if early:
-        before = sheet(match).totals
-        now = [t + p for t, p in zip(before, settled.points, strict=True)]
-        if reached_target(ruleset, now) is None:
-            raise RulesError(
-                "nobody reaches {target} with these points: play the hand to the end",
-                target=ruleset.target,
-            )
-    write_hand(hand, settled)
-    hand.status = "closed"
-    hand.ended_mid_hand = early
-    hand.events.append(HandEvent(action="created", snapshot=hand_snapshot(hand)))
+    if early and not _reaches_target(match, settled.points):
+        raise RulesError(
+            "nobody reaches {target} with these points: play the hand to the end",
+            target=ruleset.target,
+        )
+    _close(hand, settled, ended_mid_hand=early)
     touch(match)
     after_change(match)
     db.session.commit()
