@@ -239,19 +239,30 @@ def _line(text: str) -> str:
     return " ".join(str(text).splitlines())
 
 
-def hand_chunks(sheet: services.Sheet, chunk: int = CHUNK) -> list[list[tuple[str, str]]]:
+TAIL = 3  # the last hands, kept on the page of the totals (never the totals alone)
+
+
+def hand_chunks(
+    sheet: services.Sheet, chunk: int = CHUNK, tail: int = TAIL
+) -> list[list[tuple[str, str]]]:
     """The sheet's hands as table rows of ``chunk`` hands: per cell its class and its lines.
 
     WeasyPrint spends most of a long sheet on the boxes, text layouts and
     borders of its cells; twelve cells for ``chunk`` hands instead of twelve
     per hand make a 500-hand sheet several times faster.  Every line is one
     hand, so the columns stay aligned and a row breaks cleanly between hands.
+    The last ``tail`` hands are a row of their own, the last one: the template
+    keeps it with the totals, so a page never starts with the totals alone.
     """
     rows = sheet.rows
+    body = rows[: max(0, len(rows) - tail)]
+    parts = [body[start : start + chunk] for start in range(0, len(body), chunk)]
+    if len(rows) > len(body):
+        parts.append(rows[len(body) :])
+    classes = ["l n", "l", "l", "", "l", "l"] + ["pts", "run"] * len(sheet.parties)
     chunks = []
-    for start in range(0, len(rows), chunk):
-        part = rows[start : start + chunk]
-        columns: list[list[str]] = [[] for _ in range(6 + 2 * len(sheet.parties))]
+    for part in parts:
+        columns: list[list[str]] = [[] for _ in classes]
         for row in part:
             hand = row.hand
             cells = [
@@ -270,7 +281,6 @@ def hand_chunks(sheet: services.Sheet, chunk: int = CHUNK) -> list[list[tuple[st
                 cells.append(signed(row.totals[i]))
             for column, cell in zip(columns, cells, strict=True):
                 column.append(_line(cell))
-        classes = ["l n", "l", "l", "", "l", "l"] + ["pts", "run"] * len(sheet.parties)
         chunks.append([(c, "\n".join(lines)) for c, lines in zip(classes, columns, strict=True)])
     return chunks
 

@@ -36,8 +36,22 @@
       form.setAttribute("inert", "");
       form.classList.add("offline-disabled");
     });
-    // back online: the real page again
-    window.addEventListener("online", function () { location.reload(); });
+    // back online: the real page again.  The event alone proves nothing: Chromium also
+    // fires it at a page being left (the page would reload over the one the user went
+    // to), and a phone's connection flickers.  So the page reloads only if it is still
+    // the one shown and its own address answers.
+    var leaving = false;
+    window.addEventListener("beforeunload", function () { leaving = true; });
+    window.addEventListener("pagehide", function () { leaving = true; });
+    window.addEventListener("pageshow", function () { leaving = false; });
+    window.addEventListener("online", function () {
+      if (leaving) return;
+      fetch(location.href, { method: "HEAD", cache: "no-store", credentials: "same-origin" })
+        .then(function (response) {
+          if (response.ok && !leaving) location.reload();
+        })
+        .catch(function () { /* still offline: the copy stays until the next "online" */ });
+    });
   }
 
   // -- keep the screen on (Screen Wake Lock API) ----------------------------------------

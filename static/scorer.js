@@ -413,6 +413,43 @@
     }
   });
 
+  // -- a part refreshed to name its choices anew keeps what was chosen ---------
+
+  // The setup form's team pickers and first dealer are asked for again when a name
+  // changes, only to show the new names.  A choice made while that answer was on
+  // its way is the newest word: it is kept over the one the request carried.
+  var chosenBeforeSwap = null;
+
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var target = evt.detail.target;
+    chosenBeforeSwap = null;
+    if (!target || !target.hasAttribute || !target.hasAttribute("data-keep-choices")) {
+      return;
+    }
+    chosenBeforeSwap = {};
+    target.querySelectorAll("select[name]").forEach(function (el) {
+      chosenBeforeSwap[el.name] = el.value;
+    });
+  });
+
+  document.addEventListener("htmx:afterSwap", function (evt) {
+    var target = evt.detail.target;
+    if (!chosenBeforeSwap || !target || !target.hasAttribute("data-keep-choices")) {
+      return;
+    }
+    var chosen = chosenBeforeSwap;
+    chosenBeforeSwap = null;
+    target.querySelectorAll("select[name]").forEach(function (el) {
+      var value = chosen[el.name];
+      var offered = Array.prototype.some.call(el.options, function (option) {
+        return option.value === value;
+      });
+      if (value !== undefined && offered) {
+        el.value = value;
+      }
+    });
+  });
+
   // -- taps.js where taps are queued ------------------------------------------
 
   // Loaded once a box of taps is on the page (the two-player page, the calculator

@@ -190,6 +190,10 @@ def save_hand(
             .one()
         )
         if idempotency_key and existing_id is not None:
+            # A resend: its first send may have committed after this request read the
+            # match, which is then read again, or the answer would show the sheet
+            # without the hand (and the standing cached for the old version).
+            db.session.expire(match)
             return _saved_before(match, db.session.get_one(Hand, existing_id), data)
     check_version(match, version)
     before: Sheet | None = None

@@ -84,10 +84,11 @@ def _in_play(write: Callable[[], Hand]) -> Hand:
             return write()
         except HandClosedError:
             raise
-        except ConflictError:
+        except (ConflictError, IntegrityError) as exc:
+            # (an IntegrityError: both closed the hand, a meld reaching the target)
             db.session.rollback()  # the match is read again on the next try
             if attempt == 2:
-                raise
+                raise ConflictError() from exc
     raise AssertionError("unreachable")
 
 
@@ -204,6 +205,26 @@ def live_sheet(current: Sheet) -> Sheet:
     return replace(current, totals=live_totals(current))
 
 
+def closed_as_sent(
+    match: Match, hand_number: int | None, tricks: Sequence[int | None]
+) -> Hand | None:
+    """The hand ``hand_number`` when it is closed already with the trick points sent.
+
+    A "close the hand" sent again (its answer was lost, a double tap) is the same
+    intent: it finds the hand it closed and changes nothing.  Trick points left empty
+    were filled in from the hand's total, so only the ones typed are compared.
+    """
+    if hand_number is None or not any(t is not None for t in tricks):
+        return None
+    row = next((r for r in sheet(match).rows if r.number == hand_number), None)
+    if row is None or row.hand.outcome != "open_play":
+        return None
+    kept = {p.party: p.tricks for p in row.hand.parties}
+    if all(t is None or kept.get(party) == t for party, t in enumerate(tricks)):
+        return row.hand
+    return None
+
+
 def finish_open_hand(
     match: Match,
     tricks: Sequence[int | None],
@@ -217,9 +238,36 @@ def finish_open_hand(
     ``ended_early`` (``end = at_once``, the Swiss game): a party reached the target by
     a trick in the middle of the hand; the trick points taken so far are entered and
     may add up to less than the hand's total.  Refused when nobody reaches the target.
-    ``hand_number``: the hand the form was for; closed meanwhile (a second tap on
-    "close"), :class:`HandClosedError` — it never closes the next hand.
+    ``hand_number``: the hand the form was for.  Closed meanwhile with these trick
+    points (the same close sent again), that hand and nothing changed; closed
+    otherwise, :class:`HandClosedError` — it never closes the next hand.
     """
+    resent = closed_as_sent(match, hand_number, tricks)
+    if resent is not None:
+        return resent
+    try:
+        return _finish(match, tricks, version, ended_early=ended_early, hand_number=hand_number)
+    except (ConflictError, IntegrityError) as exc:
+        # lost a race (the other request's rows came first): to the same close sent
+        # again, which makes it that close; to anything else, refused
+        db.session.rollback()
+        resent = closed_as_sent(match, hand_number, tricks)
+        if resent is not None:
+            return resent
+        if isinstance(exc, ConflictError):
+            raise
+        raise ConflictError() from None
+
+
+def _finish(
+    match: Match,
+    tricks: Sequence[int | None],
+    version: int | None,
+    *,
+    ended_early: bool,
+    hand_number: int | None,
+) -> Hand:
+    """The body of :func:`finish_open_hand`: settle and close the hand in play."""
     check_version(match, version)
     ruleset = ruleset_of(match)
     hand = open_hand(match, hand_number)

@@ -28,7 +28,7 @@ from ..rules import (
     players_dealt_in,
     reached_target,
 )
-from ..services import ConflictError, KeyReusedError, MatchOverError, Sheet
+from ..services import ConflictError, HandClosedError, KeyReusedError, MatchOverError, Sheet
 from ..web import go_to, is_htmx, render
 from ..words import rules_message
 
@@ -447,6 +447,12 @@ def _two_player_change(
     if error is None:
         try:
             action()
+        except HandClosedError:
+            status = 409
+            error = gettext(
+                "This hand was closed in the meantime (on another phone?): "
+                "the sheet below shows it. Check its row before you go on."
+            )
         except ConflictError:
             status = 409
             error = gettext("Someone else changed this match in the meantime.")

@@ -96,9 +96,12 @@ def _unchanged(status: int, etag: str, last_modified: datetime) -> WerkzeugRespo
 
 def _match_context(match: Match) -> dict[str, Any]:
     later = [m for m in match.session.matches if m.number > match.number]
+    sheet = services.sheet(match)
     return {
         "match": match,
-        "sheet": services.sheet(match),
+        "sheet": sheet,
+        # a two-player hand in play: the bars follow its melds, as on the Schreiber's page
+        "progress_sheet": services.live_sheet(sheet) if sheet.open_hand else sheet,
         "next_match": later[0] if later else None,
         "poll": POLL,
         # what the page shows, in the URL it polls: the same state again is a 204

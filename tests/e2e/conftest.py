@@ -25,6 +25,7 @@ here: the fixtures use ``/usr/bin/chromium`` (``CHROMIUM`` overrides it).
 from __future__ import annotations
 
 import os
+import socket
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -52,6 +53,23 @@ playwright_api.expect.set_options(timeout=TIMEOUT_MS)
 HARMLESS_CONSOLE = ("Failed to load resource",)
 
 
+class Line:
+    """The server's end of the connection: while ``cut`` is set, every request is
+    dropped unanswered (a network error for the browser, not an HTTP status)."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.cut = threading.Event()
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if self.cut.is_set():
+            connection = environ.get("werkzeug.socket")
+            if connection is not None:
+                connection.shutdown(socket.SHUT_RDWR)
+            raise ConnectionResetError("the test cut the line")  # werkzeug drops it quietly
+        return self.app(environ, start_response)
+
+
 @dataclass
 class LiveServer:
     """The app served over HTTP for the browser."""
@@ -60,18 +78,35 @@ class LiveServer:
     url: str
     server: BaseWSGIServer
     thread: threading.Thread = field(repr=False)
+    line: Line = field(repr=False)
 
     def path(self, path: str) -> str:
         """An absolute URL of ``path`` on this server."""
         return self.url + path
 
+    def offline(self, page: Any, offline: bool = True) -> None:
+        """The phone of ``page`` loses (or gets back) its connection.
+
+        Playwright's offline emulation sets ``navigator.onLine`` and fails the page's
+        requests; a service worker's own requests it reaches only once it has attached
+        to the worker (now and then a worker started for a navigation fetched before
+        that).  So the server's end of the line is cut as well: every request fails.
+        """
+        if offline:
+            self.line.cut.set()
+            page.context.set_offline(True)
+        else:
+            self.line.cut.clear()
+            page.context.set_offline(False)
+
 
 def start_server(app: Flask) -> LiveServer:
     """Serve ``app`` on 127.0.0.1 (a free port) in a daemon thread."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    line = Line(app)
+    server = make_server("127.0.0.1", 0, line, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
-    return LiveServer(app, f"http://127.0.0.1:{server.server_port}", server, thread)
+    return LiveServer(app, f"http://127.0.0.1:{server.server_port}", server, thread, line)
 
 
 def stop_server(live: LiveServer) -> None:

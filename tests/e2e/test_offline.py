@@ -279,11 +279,9 @@ def test_a_double_tap_on_save_sends_the_hand_once(page: Page, live_server: LiveS
         lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/hands") else None,
     )
 
-    def slowly(route: Any) -> None:
-        page.wait_for_timeout(300)  # a slow answer: the second tap comes while it is on its way
-        route.continue_()
-
-    page.route("**/hands", slowly)
+    # a slow answer: held until the second tap has come while the first is on its way
+    held: list[Any] = []
+    page.route("**/hands", lambda route: held.append(route))
     page.evaluate(
         """() => { window.submits = 0;
                    document.addEventListener('submit', () => { window.submits += 1; }, true); }"""
@@ -292,8 +290,12 @@ def test_a_double_tap_on_save_sends_the_hand_once(page: Page, live_server: LiveS
     # the next empty field, and saves when none is left); pressed twice while sending
     page.locator("#parties-2-melds").press("Enter")
     page.locator("#parties-2-melds").press("Enter")
+    page.wait_for_function("() => window.submits === 2")
+    assert len(held) == 1
+    held[0].continue_()
+    page.unroute("**/hands")
     expect(page.locator(ROWS)).to_have_count(1)
-    page.wait_for_timeout(1_000)
+    page.wait_for_timeout(1_000)  # no late second send
     assert page.evaluate("() => window.submits") == 2  # two taps ...
     assert len(posts) == 1, posts  # ... one hand sent
     assert hands_saved(live_server) == 1

@@ -47,3 +47,25 @@ def test_kreuzbinokel_pickers_name_the_typed_players_and_more_rules(page: Page, 
     expect(main).to_contain_text(re.compile(r"40 für jede Partei|40 each"))
     expect(main).to_contain_text(re.compile(r"(Achterle von|eight of a kind\) of): A, K, O, U\."))
     assert fits_width(page)
+
+
+def test_a_team_chosen_while_the_names_are_refreshed_stays_chosen(page: Page) -> None:
+    page.goto("/new")
+    page.locator("#preset").select_option("kreuzbinokel")
+    expect(page.locator("#team_of-3")).to_be_visible()
+    # the refresh after a name is held back until the Schreiber has picked a team
+    held: list[Any] = []
+    page.route("**/new", lambda route: held.append(route))
+    page.locator("#players-0").fill("Anna")
+    page.locator("#title").click()  # the name's change asks for the pickers again
+    page.wait_for_function("() => document.querySelector('#seat-choices.htmx-request')")
+    assert page.locator("#team_of-1").input_value() == "1"
+    page.locator("#team_of-1").select_option("0")  # Bert plays with Anna
+    page.locator("#first_dealer").select_option("2")
+    assert len(held) == 1
+    held[0].continue_()
+    page.unroute("**/new")
+    expect(page.locator("#seat-choices .team-row span").first).to_have_text("Anna")
+    # the answer named Anna and kept both choices made while it was on its way
+    expect(page.locator("#team_of-1")).to_have_value("0")
+    expect(page.locator("#first_dealer")).to_have_value("2")

@@ -19,7 +19,7 @@ from scorer import services
 from scorer.extensions import db
 from scorer.models import Hand, Match
 from scorer.rules import PRESETS, minimal_transfers
-from scorer.services import ConflictError, HandInput, MatchOverError
+from scorer.services import ConflictError, HandClosedError, HandInput, MatchOverError
 from tests.builders import hand_input
 
 NAMES = ["Anna", "Berta", "Carl"]
@@ -77,6 +77,28 @@ def test_the_same_hand_sent_twice_with_its_key_is_saved_once(in_app: Flask) -> N
     again = services.save_hand(match, ANNA_MAKES_150, idempotency_key="k1")
     assert again.id == first.id
     assert hands_in_db() == 1
+
+
+def test_a_resend_that_meets_its_first_send_answers_with_the_hand_on_the_sheet(
+    in_app: Flask,
+) -> None:
+    """The phone sent a hand, lost the answer and sent it again at once: the second
+    request read the match before the first one committed, and its key after."""
+    match = new_match()
+    token, version = match.token, match.version
+    assert services.sheet(match).hand_count == 0  # what the second request has read
+    with in_app.app_context():  # the first request, in a session of its own
+        services.save_hand(
+            services.get_match(token), ANNA_MAKES_150, version=version, idempotency_key="k1"
+        )
+        db.session.remove()
+    again = services.save_hand(match, ANNA_MAKES_150, version=version, idempotency_key="k1")
+    assert hands_in_db() == 1
+    # the answer shows the match as it is now: the hand on the sheet, the new version
+    assert match.version == version + 1
+    sheet = services.sheet(match)
+    assert [row.hand.id for row in sheet.rows] == [again.id]
+    assert sheet.totals == [230, 80, 80]
 
 
 def test_a_hand_saved_on_an_old_version_is_refused(in_app: Flask) -> None:
@@ -152,6 +174,39 @@ def test_two_player_melds_end_a_swiss_match_at_once(in_app: Flask) -> None:
     assert sheet.open_hand is None
     with pytest.raises(MatchOverError):
         services.write_meld(match, 1, "four K", 80)
+
+
+def test_a_close_of_a_two_player_hand_sent_twice_at_once_closes_it_once(in_app: Flask) -> None:
+    match = services.start_match(names=["Anna", "Bert"], ruleset=PRESETS["schweizer"])
+    services.write_meld(match, 0, "four A", 100)
+    token, version = match.token, match.version
+    assert services.sheet(match).open_hand is not None  # what the second request has read
+    with in_app.app_context():  # the first close, in a session of its own
+        services.finish_open_hand(services.get_match(token), [100, None], version, hand_number=1)
+        db.session.remove()
+    again = services.finish_open_hand(match, [100, None], version, hand_number=1)
+    sheet = services.sheet(match)
+    assert [row.hand.id for row in sheet.rows] == [again.id]
+    assert sheet.open_hand is None and sheet.totals == [200, 30]
+    # other trick points for that hand are another close: refused, the hand stays as it is
+    with pytest.raises(HandClosedError):
+        services.finish_open_hand(match, [90, None], match.version, hand_number=1)
+    assert services.sheet(match).totals == [200, 30]
+
+
+def test_two_melds_that_end_a_swiss_match_at_once_end_it_once(in_app: Flask) -> None:
+    match = services.start_match(names=["Anna", "Bert"], ruleset=PRESETS["schweizer"])
+    services.write_meld(match, 0, "four A", 900)
+    token = match.token
+    assert services.sheet(match).open_hand is not None  # what the second request has read
+    with in_app.app_context():  # Anna's meld reaches 1000 on one phone
+        services.write_meld(services.get_match(token), 0, "four K", 100, 1)
+        db.session.remove()
+    # Bert's, on the other phone at the same moment: the match is over, said so (no 500)
+    with pytest.raises(MatchOverError):
+        services.write_meld(match, 1, "four A", 100, 1)
+    sheet = services.sheet(match)
+    assert sheet.finished and sheet.totals == [1000, 0] and len(sheet.rows) == 1
 
 
 def test_the_settlement_needs_the_fewest_transfers(in_app: Flask) -> None:

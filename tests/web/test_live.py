@@ -16,6 +16,8 @@ from sqlalchemy import func, inspect, select, text
 from scorer.extensions import db
 from scorer.models import GameSession, Hand, Match
 from tests.builders import HX, enter_hand, start_match
+from tests.web.test_two_player import write
+from tests.web.test_two_player_taps import bar_values
 
 NAMES = ["Anna", "Berta", "Carl"]
 HAND = {"declarer": 0, "bid": 300, "trump": "H", "melds": [100, 40, 20], "tricks": [180, 60, None]}
@@ -329,3 +331,15 @@ def test_every_route_refuses_changes_through_a_read_only_link(
                 assert client.get(url).status_code == 404, url
     assert tried >= 80
     assert _counts(app) == before
+
+
+def test_the_read_only_bars_follow_a_two_player_hand_in_play(
+    app: Flask, client: FlaskClient
+) -> None:
+    token = start_match(client, ["Anna", "Bert"], "schweizer")
+    match, _session = _rows(app, token)
+    assert bar_values(client.get(f"/v/{match.view_token}").get_data(as_text=True)) == [0, 0]
+    write(client, token, 0, "four A")  # 100 for Anna, in the hand being played
+    html = client.get(f"/v/{match.view_token}/sheet").get_data(as_text=True)
+    assert bar_values(html) == [100, 0]
+    assert "<form" not in html

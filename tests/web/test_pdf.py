@@ -121,6 +121,21 @@ def test_sixty_hands_make_two_a4_pages_with_every_hand_and_the_head_repeated(
     assert words_right_edge(response.data, tmp_path) <= A4[0] - MARGIN_PT + 1
 
 
+@pytest.mark.parametrize("hands", [33, 36, 40])
+def test_the_totals_never_start_a_page_without_the_last_hands(
+    app: Flask, client: FlaskClient, tmp_path: Path, hands: int
+) -> None:
+    # these lengths fill page 1 up to the totals line (found by rendering 28 to 45 hands)
+    token = service_match(app, NAMES, hands, target=100_000)
+    data = client.get(f"/m/{token}/sheet.pdf?lang=en").data
+    assert pdf_pages(data, tmp_path) == 2
+    second = pdf_text(data, tmp_path, first=2).splitlines()
+    total = next(i for i, line in enumerate(second) if line.strip().startswith("Total"))
+    numbers = [line.split()[0] for line in second[:total] if line.split()[:1] != []]
+    # the last three hands came along with the totals
+    assert [str(n) for n in range(hands - 2, hands + 1)] == [n for n in numbers if n.isdigit()][-3:]
+
+
 def test_german_sheet_has_umlauts_and_embedded_dejavu_fonts(
     client: FlaskClient, long_match: str, tmp_path: Path
 ) -> None:

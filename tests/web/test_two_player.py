@@ -212,6 +212,6 @@ def test_a_meld_for_a_hand_closed_meanwhile_is_refused(app: Flask, client: Flask
         f"/m/{token}/melds?lang=en", data={**stale, "party": "1", "meld": "four A"}, headers=HX
     )
     assert response.status_code == 409
-    assert "Someone else changed this match in the meantime." in page_text(response)
+    assert "This hand was closed in the meantime" in page_text(response)
     sheet = sheet_of(app, token)
     assert sheet.open_hand is None and len(sheet.rows) == 1

@@ -153,7 +153,30 @@ def test_a_second_close_never_closes_the_next_hand(app: Flask, client: FlaskClie
     assert client.post(f"/m/{token}/finish", data=data, headers=HX).status_code == 200
     # sent again with the newest version (the queue refreshes it): the hand is closed already
     data["version"] = str(sheet_of(app, token).match.version)
-    again = client.post(f"/m/{token}/finish?lang=en", data=data, headers=HX)
+    other = {**data, "parties-0-tricks": "110"}
+    again = client.post(f"/m/{token}/finish?lang=en", data=other, headers=HX)
     assert again.status_code == 409
+    assert "This hand was closed in the meantime" in page_text(again)
     sheet = sheet_of(app, token)
     assert len(sheet.rows) == 1 and sheet.open_hand is None
+
+
+def test_a_close_sent_again_after_a_lost_answer_is_saved_once(
+    app: Flask, client: FlaskClient
+) -> None:
+    token = start_match(client, ["Anna", "Bert"], "schweizer")
+    write(client, token, 0, "four A")
+    data = form_data(client.get(f"/m/{token}").get_data(as_text=True), "tricks-form")
+    data.update({"parties-0-tricks": "100", "parties-1-tricks": ""})
+    first = client.post(f"/m/{token}/finish", data=data, headers=HX)
+    assert first.status_code == 200
+    version = sheet_of(app, token).match.version
+    # the answer never came: the same close again, from the same page (its old version)
+    for sent in (data, {**data, "parties-1-tricks": "30"}):
+        again = client.post(f"/m/{token}/finish?lang=en", data=sent, headers=HX)
+        assert again.status_code == 200
+        assert "changed" not in page_text(again) and "closed" not in page_text(again)
+    sheet = sheet_of(app, token)
+    assert len(sheet.rows) == 1 and sheet.open_hand is None
+    assert sheet.match.version == version  # nothing written again
+    assert sheet.rows[0].points == [200, 30]
