@@ -18,7 +18,7 @@ from ..rules import RulesError, Suit, reached_target
 from .errors import ConflictError, HandClosedError, MatchOverError, NotFound
 from .hands import HandInput, Settled, settle_input, settle_mid_hand, write_hand
 from .lookup import MAX_ID
-from .sheets import Sheet, ruleset_of, sheet
+from .sheets import Sheet, ruleset_of, sheet, standing
 from .writes import after_change, check_room, check_version, hand_snapshot, touch
 
 
@@ -216,6 +216,8 @@ def closed_as_sent(
     """
     if hand_number is None or not any(t is not None for t in tricks):
         return None
+    if hand_number > standing(match).hand_count:
+        return None  # the hand in play (the usual case): no sheet to build
     row = next((r for r in sheet(match).rows if r.number == hand_number), None)
     if row is None or row.hand.outcome != "open_play":
         return None
