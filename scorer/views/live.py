@@ -101,7 +101,7 @@ def _match_context(match: Match) -> dict[str, Any]:
         "match": match,
         "sheet": sheet,
         # a two-player hand in play: the bars follow its melds, as on the Schreiber's page
-        "progress_sheet": services.live_sheet(sheet) if sheet.open_hand else sheet,
+        "progress_sheet": services.live_sheet(sheet),
         "next_match": later[0] if later else None,
         "poll": POLL,
         # what the page shows, in the URL it polls: the same state again is a 204

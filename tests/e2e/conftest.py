@@ -94,10 +94,9 @@ class LiveServer:
         """
         if offline:
             self.line.cut.set()
-            page.context.set_offline(True)
         else:
             self.line.cut.clear()
-            page.context.set_offline(False)
+        page.context.set_offline(offline)
 
 
 def start_server(app: Flask) -> LiveServer:
