@@ -8,10 +8,13 @@ whole app; registered by ``static/app.js``, no inline script):
 - Pages (navigations, GET only) come from the network first; a copy of the last 12
   pages this phone loaded is kept and shown when the network fails, marked as an
   offline copy (``data-offline-copy``: ``static/app.js`` shows a note and makes its
-  forms inert, so the copy is read-only).  htmx requests, polls, downloads and every
-  POST go to the network and are never kept.  A first visit comes before the worker
-  controls the page: the page hands it its own markup and file addresses (the files
-  come from the browser's HTTP cache), so even that page is not asked for twice.
+  forms inert, so the copy is read-only).  The copy turns back into the live page by
+  itself: when the phone says it is online again, and every 15 s while it says so all
+  along (poor reception), it asks its own address (HEAD) and reloads once that answers.
+  htmx requests, polls, downloads and every POST go to the network and are never
+  kept.  A first visit comes before the worker controls the page: the page hands it
+  its own markup and file addresses (the files come from the browser's HTTP cache), so
+  even that page is not asked for twice.
 
 Pages are sent ``private, no-store`` (``scorer.web``): no HTTP cache and no proxy keeps
 them, and that stays so.  The Cache API is not an HTTP cache and does not read

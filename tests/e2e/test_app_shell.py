@@ -47,7 +47,9 @@ def back_online(page: Page, live: LiveServer) -> None:
     """
     page.evaluate("() => { window.stillTheCopy = true; }")
     live.offline(page, False)
-    expect(page.locator("#offline-note")).to_be_hidden()
+    # at once on the "online" event; should that reload still meet no connection, the
+    # copy asks again within 15 s (static/app.js)
+    expect(page.locator("#offline-note")).to_be_hidden(timeout=20_000)
     page.wait_for_function("() => window.stillTheCopy === undefined")
     page.wait_for_load_state("load")
 
@@ -146,6 +148,34 @@ def test_an_offline_copy_reloads_only_when_its_page_answers(
     expect(page.locator("#offline-note")).to_be_visible()
     # really back: the live page again, open for entries
     back_online(page, live_server)
+    assert page.locator("#entry form").get_attribute("inert") is None
+
+
+def test_an_offline_copy_asks_again_when_online_never_comes(
+    make_page: Callable[..., Any], live_server: LiveServer
+) -> None:
+    """Poor reception: the phone says it is online all along, but the server did not
+    answer.  No "online" event will come; the copy asks again every 15 s by itself."""
+    token, _session = played_match(live_server, 3, target=100_000)
+    page = make_page(**WITH_WORKER)
+    page.clock.install()  # the page's timers, run forward by the test
+    page.goto(f"/m/{token}")
+    worker_ready(page)
+    live_server.line.cut.set()  # no answer, while the phone still says "online"
+    page.goto(f"/m/{token}")
+    expect(page.locator("#offline-note")).to_be_visible()
+    assert page.evaluate("() => navigator.onLine")
+    page.evaluate("() => { window.stillTheCopy = true; }")
+    with page.expect_event("requestfailed", lambda r: r.method == "HEAD"):
+        page.clock.run_for(15_000)  # asked, no answer yet: the copy stays
+    expect(page.locator("#offline-note")).to_be_visible()
+    assert page.evaluate("() => window.stillTheCopy === true")
+    live_server.line.cut.clear()  # the server answers again; no event tells the page
+    with page.expect_navigation():
+        page.clock.run_for(15_000)
+    expect(page.locator("#offline-note")).to_be_hidden()
+    page.wait_for_function("() => window.stillTheCopy === undefined")
+    page.wait_for_load_state("load")
     assert page.locator("#entry form").get_attribute("inert") is None
 
 
