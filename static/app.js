@@ -41,25 +41,21 @@
     // to), and a phone's connection flickers.  So the page reloads only if it is still
     // the one shown and its own address answers.
     var leaving = false;
-    var reloading = false;
     window.addEventListener("beforeunload", function () { leaving = true; });
     window.addEventListener("pagehide", function () { leaving = true; });
     window.addEventListener("pageshow", function () { leaving = false; });
     function check() {
-      if (leaving || reloading) return;
+      if (leaving) return;
       fetch(location.href, { method: "HEAD", cache: "no-store", credentials: "same-origin" })
         .then(function (response) {
-          if (response.ok && !leaving && !reloading) {
-            reloading = true;
-            location.reload();
-          }
+          if (response.ok && !leaving) location.reload();  // its beforeunload sets leaving
         })
         .catch(function () { /* still no answer: the copy stays */ });
     }
     window.addEventListener("online", check);
     // the event may never come: a phone with poor reception says "online" all along, and
     // a reload can meet the connection gone again (the copy comes back).  So while the
-    // phone says it is online, the copy asks again every few seconds.
+    // phone says it is online, the copy asks again every 15 s.
     setInterval(function () { if (navigator.onLine) check(); }, 15000);
   }
 
