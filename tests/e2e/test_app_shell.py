@@ -60,7 +60,11 @@ def worker_ready(page: Page) -> None:
     page.wait_for_function(
         """async () => {
             const registration = await navigator.serviceWorker.getRegistration();
+            // active *and* activated, and this page under its control: a navigation
+            // before that may pass the worker by (offline: ERR_INTERNET_DISCONNECTED)
             if (!registration || !registration.active) return false;
+            if (registration.active.state !== "activated") return false;
+            if (!navigator.serviceWorker.controller) return false;
             const cache = await caches.open("scorer-pages");
             return !!(await cache.match(location.href));
         }"""
