@@ -49,7 +49,13 @@ def back_online(page: Page, live: LiveServer) -> None:
     live.offline(page, False)
     # at once on the "online" event; should that reload still meet no connection, the
     # copy asks again within 15 s (static/app.js)
-    expect(page.locator("#offline-note")).to_be_hidden(timeout=20_000)
+    live_page_again(page, timeout=20_000)
+
+
+def live_page_again(page: Page, timeout: float | None = None) -> None:
+    """Wait until the copy marked with ``window.stillTheCopy`` has reloaded into the
+    live page and that page has loaded."""
+    expect(page.locator("#offline-note")).to_be_hidden(timeout=timeout)
     page.wait_for_function("() => window.stillTheCopy === undefined")
     page.wait_for_load_state("load")
 
@@ -62,8 +68,7 @@ def worker_ready(page: Page) -> None:
             const registration = await navigator.serviceWorker.getRegistration();
             // active *and* activated, and this page under its control: a navigation
             // before that may pass the worker by (offline: ERR_INTERNET_DISCONNECTED)
-            if (!registration || !registration.active) return false;
-            if (registration.active.state !== "activated") return false;
+            if (registration?.active?.state !== "activated") return false;
             if (!navigator.serviceWorker.controller) return false;
             const cache = await caches.open("scorer-pages");
             return !!(await cache.match(location.href));
@@ -177,9 +182,7 @@ def test_an_offline_copy_asks_again_when_online_never_comes(
     live_server.line.cut.clear()  # the server answers again; no event tells the page
     with page.expect_navigation():
         page.clock.run_for(15_000)
-    expect(page.locator("#offline-note")).to_be_hidden()
-    page.wait_for_function("() => window.stillTheCopy === undefined")
-    page.wait_for_load_state("load")
+    live_page_again(page)
     assert page.locator("#entry form").get_attribute("inert") is None
 
 
