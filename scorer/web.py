@@ -16,7 +16,7 @@ from flask import Flask, Request, Response, g, make_response, redirect, render_t
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, NotFound, SecurityError
+from werkzeug.exceptions import HTTPException, NotFound, SecurityError, UnsupportedMediaType
 from werkzeug.routing import BaseConverter
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -142,6 +142,16 @@ def _error_page(error: HTTPException) -> tuple[str, int] | Response:
     return render_template("errors/error.html", code=code, error=error), code
 
 
+def _forms_only() -> None:
+    """Every page posts form data; any other body is refused before a form reads it.
+
+    Flask-WTF would read a JSON body as the form's data: a JSON array cannot be
+    read so (a 500), and JSON numbers such as ``1e309`` are floats no field expects.
+    """
+    if request.method in ("POST", "PUT", "PATCH", "DELETE") and request.is_json:
+        raise UnsupportedMediaType()
+
+
 def _csrf_error(error: CSRFError) -> tuple[str, int]:
     message = gettext("The form has expired. Please reload the page and try again.")
     return render_template("errors/error.html", code=400, error=error, message=message), 400
@@ -178,6 +188,7 @@ def init_app(app: Flask) -> None:
     """
     app.url_map.converters["token"] = TokenConverter
     app.before_request(_remember_language)
+    app.before_request(_forms_only)
     app.session_interface = SessionsButNotOnPolls()
     app.after_request(_security_headers)
     app.after_request(_no_store)

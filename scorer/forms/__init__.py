@@ -6,7 +6,8 @@ becomes a form error in the user's language, never a 500.  The modules, by job:
 - :mod:`.base` — :class:`AppForm` (WTForms' messages cached per language),
   :func:`choice_list` / :func:`choice_values`, ``MAX_POINTS``, and the shared
   validators and filters :func:`printable`, :func:`key_or_none`,
-  :func:`euros_to_cents`;
+  :func:`euros_to_cents`, and :class:`WholeNumberField` (every number field of
+  every form) with its parser :func:`whole_number`;
 - :mod:`.setup` — the new match: :class:`RuleOption`, ``RULE_OPTIONS``,
   ``RULE_GROUPS``, ``BONUS_CHOICES``, ``BONUS_HELP``, ``PRESET_LABELS``, :func:`preset_name`,
   ``STAKE_BASES``, :func:`rule_value`, :class:`NewMatchForm`,
@@ -23,11 +24,13 @@ Import from ``scorer.forms``: every name above is re-exported here.
 from .base import (
     MAX_POINTS,
     AppForm,
+    WholeNumberField,
     choice_list,
     choice_values,
     euros_to_cents,
     key_or_none,
     printable,
+    whole_number,
 )
 from .hand import (
     ConfirmForm,
@@ -69,6 +72,7 @@ __all__ = [
     "PartyForm",
     "RuleOption",
     "TricksForm",
+    "WholeNumberField",
     "build_rule_fields",
     "choice_list",
     "choice_values",
@@ -80,4 +84,5 @@ __all__ = [
     "rule_value",
     "rules_field_errors",
     "ruleset_from_form",
+    "whole_number",
 ]

@@ -7,6 +7,7 @@ and :func:`choice_values` speak both kinds of WTForms choices; :func:`printable`
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
@@ -18,8 +19,8 @@ from flask import current_app
 from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import Field
-from wtforms.validators import ValidationError
+from wtforms import Field, IntegerField
+from wtforms.validators import InputRequired, Optional, ValidationError
 
 from ..services import storable
 
@@ -67,6 +68,84 @@ def choice_list(pairs: Iterable[tuple[str, Any]]) -> list[Any]:
 def choice_values(choices: Iterable[Any] | None) -> list[str]:
     """The values of a field's choices, whether pairs or ``SelectChoice``."""
     return [c.value if hasattr(c, "value") else c[0] for c in choices or ()]
+
+
+# a whole number as typed: an optional sign and ASCII digits ("٣" and "1e3" are no numbers)
+_WHOLE = re.compile(r"[+-]?[0-9]+", re.ASCII)
+# more digits than any field takes: read as "too large", never converted
+_MOST_DIGITS = 15
+
+
+def whole_number(value: Any) -> int | None:
+    """What was sent for a number field as an int, or None when it is no whole number.
+
+    Text, and the values a JSON body can carry, are read without ever becoming a
+    float: a number of more than 15 digits is read as ±10**15 (out of every field's
+    range, so the range check refuses it with the field's bounds), ``1e309``,
+    ``inf``, ``nan``, ``True`` and 1.5 are no whole numbers.
+
+    >>> whole_number(" 250 "), whole_number("-40"), whole_number("9" * 309)
+    (250, -40, 1000000000000000)
+    >>> whole_number("1e309"), whole_number(float("inf")), whole_number("٣"), whole_number(True)
+    (None, None, None, None)
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return max(-(10**_MOST_DIGITS), min(10**_MOST_DIGITS, value))
+    if isinstance(value, float):
+        return int(value) if math.isfinite(value) and value.is_integer() else None
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if not _WHOLE.fullmatch(text):
+        return None
+    digits = text.lstrip("+-").lstrip("0")
+    if len(digits) > _MOST_DIGITS:
+        return -(10**_MOST_DIGITS) if text.startswith("-") else 10**_MOST_DIGITS
+    return int(text)
+
+
+class WholeNumberField(IntegerField):
+    """The one number field of every form: a whole number from ``low`` to ``high``.
+
+    Parsed by :func:`whole_number` (no float, no 309-digit ``int()``), compared as
+    ints, and refused with one message in the user's language that names the range.
+    Empty is allowed unless ``required``.
+    """
+
+    def __init__(
+        self,
+        label: Any = None,
+        *,
+        low: int = 0,
+        high: int = MAX_POINTS,
+        required: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        self.low, self.high = low, high
+        first = InputRequired() if required else Optional()
+        super().__init__(label, [first, self._in_range], **kwargs)
+
+    def _refusal(self) -> str:
+        return str(
+            _l("Enter a whole number from %(low)s to %(high)s.", low=self.low, high=self.high)
+        )
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if not valuelist:
+            return
+        raw = valuelist[0]
+        if isinstance(raw, str) and not raw.strip():
+            self.data = None
+            return
+        self.data = whole_number(raw)
+        if self.data is None:
+            raise ValueError(self._refusal())
+
+    def _in_range(self, form: Any, field: Field) -> None:
+        if self.data is not None and not self.low <= self.data <= self.high:
+            raise ValidationError(self._refusal())
 
 
 # what people write for an amount of euros: digits, a decimal comma or point, digits

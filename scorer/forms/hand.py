@@ -21,17 +21,16 @@ from wtforms import (
     Form,
     FormField,
     HiddenField,
-    IntegerField,
     RadioField,
     SelectField,
 )
-from wtforms.validators import NumberRange, Optional, ValidationError
+from wtforms.validators import ValidationError
 
 from ..models import Hand, Match
 from ..rules import SPECIAL_GAMES, RulesError, Ruleset, check_bid, smallest_meld
 from ..services import HandInput, Sheet, input_of, storable
 from ..words import OUTCOME_CHOICES, SUITS, rules_message
-from .base import MAX_POINTS, AppForm, choice_list, choice_values, key_or_none
+from .base import AppForm, WholeNumberField, choice_list, choice_values, key_or_none
 
 
 class PartyForm(Form):
@@ -42,9 +41,9 @@ class PartyForm(Form):
     nothing (``took_zero`` with 0 trick points: its melds count).
     """
 
-    melds = IntegerField(_l("Melds"), [Optional(), NumberRange(0, MAX_POINTS)])
+    melds = WholeNumberField(_l("Melds"))
     meld_names = HiddenField()
-    tricks = IntegerField(_l("Tricks"), [Optional(), NumberRange(0, 1000)])
+    tricks = WholeNumberField(_l("Tricks"), high=1000)
     no_trick = BooleanField(_l("took no trick"))
     took_zero = BooleanField(_l("took a trick worth 0"))
 
@@ -53,7 +52,7 @@ class HandForm(AppForm):
     """A hand: declarer, bid, trump, outcome first; then what the outcome needs."""
 
     declarer = SelectField(_l("Declarer (Spielmacher)"), choices=[], validate_choice=False)
-    bid = IntegerField(_l("Bid (Reizwert)"), [Optional(), NumberRange(0, MAX_POINTS)])
+    bid = WholeNumberField(_l("Bid (Reizwert)"))
     trump = RadioField(_l("Trump"), choices=choice_list(SUITS.items()), validate_choice=False)
     outcome = RadioField(
         _l("Outcome"),
@@ -342,7 +341,7 @@ class MeldEntryForm(AppForm):
     party = SelectField(_l("Player"), choices=choice_list([("0", "1"), ("1", "2")]))
     trump = RadioField(_l("Trump"), choices=choice_list(SUITS.items()), validate_choice=False)
     meld = SelectField(_l("Meld"), choices=[], validate_choice=False)
-    points = IntegerField(_l("Points"), [Optional(), NumberRange(1, 5000)])
+    points = WholeNumberField(_l("Points"), low=1, high=5000)
     version = HiddenField()
     # the number of the hand in play the page shows: a meld is written to that hand
     hand = HiddenField()

@@ -19,16 +19,23 @@ from wtforms import (
     Field,
     FieldList,
     HiddenField,
-    IntegerField,
     SelectField,
     StringField,
 )
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import Length, Optional, ValidationError
 
 from ..rules import PRESETS, SPECIAL_GAMES, Rank, RulesError, Ruleset, check_table
 from ..rules.ruleset import MAX_DABB, MAX_GAMES
 from ..services import clean_name
-from .base import MAX_POINTS, AppForm, choice_list, euros_to_cents, key_or_none, printable
+from .base import (
+    MAX_POINTS,
+    AppForm,
+    WholeNumberField,
+    choice_list,
+    euros_to_cents,
+    key_or_none,
+    printable,
+)
 
 # -- the house rules: one row per Ruleset option, with its one-line explanation ----
 
@@ -481,9 +488,8 @@ def build_rule_fields(form: NewMatchForm, base: Ruleset, data: Any) -> None:
             unbound.append(
                 (
                     option.name + "_n",
-                    IntegerField(
+                    WholeNumberField(
                         _l("N"),
-                        [Optional(), NumberRange(0, MAX_POINTS)],
                         default=int(number) if number.isdigit() else None,
                     ),
                 )
@@ -510,16 +516,17 @@ def build_rule_fields(form: NewMatchForm, base: Ruleset, data: Any) -> None:
                 description=option.help,
             )
         elif option.kind == "optional_int":
-            f = IntegerField(
+            f = WholeNumberField(
                 option.label,
-                [Optional(), NumberRange(0, option.high)],
+                high=option.high,
                 default=default,
                 description=option.help,
             )
         else:
-            f = IntegerField(
+            f = WholeNumberField(
                 option.label,
-                [InputRequired(), NumberRange(0, option.high)],
+                high=option.high,
+                required=True,
                 default=default,
                 description=option.help,
             )

@@ -17,7 +17,15 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import services
-from ..forms import ConfirmForm, HandForm, MeldEntryForm, TricksForm, choice_list, hand_form
+from ..forms import (
+    ConfirmForm,
+    HandForm,
+    MeldEntryForm,
+    TricksForm,
+    choice_list,
+    hand_form,
+    whole_number,
+)
 from ..models import Hand, Match
 from ..rules import (
     PRESETS,
@@ -36,11 +44,13 @@ bp = Blueprint("hands", __name__)
 
 
 def _version(form: Any) -> int | None:
+    """The version the page showed; None when it sent none.  A version that is no
+    whole number names no state of the match (-1): the change is refused as stale."""
     raw = form.version.data if hasattr(form, "version") else None
-    try:
-        return int(raw) if raw not in (None, "") else None
-    except (TypeError, ValueError):
+    if raw in (None, ""):
         return None
+    number = whole_number(raw)
+    return -1 if number is None else number
 
 
 def _hand_size(sheet: Sheet) -> int | None:

@@ -506,3 +506,91 @@ def backup_files(original: dict[str, Any]) -> st.SearchStrategy[bytes]:
         st.integers(1, 100_000).map(lambda n: b'{"a":' * n + b"1" + b"}" * n),
     )
     return st.one_of(mutated(original).map(dump), mutated(original).map(dump), raw)
+
+
+# -- the hostile values of issue 20, every field, every POST route --------------------
+#
+# Deterministic, beside the random posts above: every POST route of the URL map (a new
+# one too, without editing this test) gets each hostile value in every field name any
+# form of the app has, and two bodies that are not forms.  Never a 5xx; nothing changes.
+
+HOSTILE = ["9" * 309, "-" + "9" * 309, "1e309", "-inf", "nan", "9" * 40, "\x00", "٣"]
+NOT_FORMS = ['{"bid": 1e309, "version": 1}', "[1, 2, 3]", '{"parties-0-melds": -1e309}']
+
+
+def _every_field() -> list[str]:
+    return sorted({*_setup_keys(), *HAND_KEYS, *TWO_KEYS, *CALC_KEYS, "stake", "version"})
+
+
+def _plain_url(w: World, rule: Any) -> tuple[str, str | None]:
+    """A URL of ``rule`` with real values: the match the route is for, its first hand."""
+    values: dict[str, Any] = {}
+    match: str | None = None
+    for name in rule.arguments:
+        if name == "token" and rule.rule.startswith("/s/"):
+            values[name] = w.session
+        elif name == "token":
+            fits = [m for m in w.matches if (rule.endpoint, m) in w.bases]
+            match = (fits or w.matches)[0]
+            values[name] = match
+        else:
+            real = w.entries if name == "entry_id" else w.hands.get(match or "", [])
+            values[name] = (real or [1])[0]
+    with w.app.test_request_context():
+        return url_for(rule.endpoint, **values), match
+
+
+def _rows(w: World) -> tuple[Any, ...]:
+    from scorer.models import GameSession, Hand, HandMeld, Match
+
+    with w.app.app_context():
+        counts = tuple(
+            db.session.execute(select(db.func.count()).select_from(model)).scalar_one()
+            for model in (GameSession, Match, Hand, HandMeld)
+        )
+        versions = tuple(db.session.execute(select(Match.version).order_by(Match.id)).scalars())
+        db.session.remove()
+    return (*counts, versions)
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=["309", "-309", "1e309", "-inf", "nan", "40",
+                                                "nul", "arabic"])  # fmt: skip
+def test_hostile_values_in_every_field_of_every_route(value: str) -> None:
+    with world() as w:
+        before = _rows(w)
+        for rule in post_rules(w.app):
+            path, _match = _plain_url(w, rule)
+            form = dict.fromkeys(_every_field(), value) | {"csrf_token": w.csrf}
+            for htmx in (False, True):
+                response = w.client.post(path, data=form, headers=HX if htmx else {})
+                assert response.status_code < 500, (rule.endpoint, value)
+                assert "The form has expired" not in response.get_data(as_text=True), (
+                    "the CSRF token was refused",
+                    rule.endpoint,
+                )
+        assert _rows(w) == before
+
+
+@pytest.mark.parametrize("body", NOT_FORMS)
+def test_bodies_that_are_not_forms_are_refused_on_every_route(body: str) -> None:
+    with world() as w:
+        before = _rows(w)
+        for rule in post_rules(w.app):
+            path, _match = _plain_url(w, rule)
+            response = w.client.post(
+                path, data=body, content_type="application/json", headers={"X-CSRFToken": w.csrf}
+            )
+            assert response.status_code == 415, (rule.endpoint, response.status_code)
+        assert _rows(w) == before
+
+
+def test_a_huge_number_is_refused_in_the_users_language(client: Any) -> None:
+    token = start_match(client, NAMES)
+    data = hand_data(client, token, declarer=0, bid=180, trump="H", melds=[60], tricks=[130])
+    data["bid"] = "9" * 309
+    response = client.post(f"/m/{token}/hands", data=data, headers={"Accept-Language": "de"})
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "Bitte eine ganze Zahl von 0 bis 10000 eingeben." in page
+    assert "9" * 309 in page  # what was typed stays in the field
+    assert hand_count(client.application, token) == 0
