@@ -65,8 +65,12 @@ def start_match(
     stake_basis: str = "full",
     session: GameSession | None = None,
     idempotency_key: str | None = None,
+    number: int | None = None,
 ) -> Match:
     """A new match (in a new session unless one is given), committed.
+
+    Its ``number`` in the session is the one after the highest unless given (the
+    next match of match N is number N + 1: see :func:`next_match`).
 
     A new session remembers ``idempotency_key`` (the setup form's): the same form
     sent again gets the match it started the first time, a form sent again with
@@ -99,7 +103,8 @@ def start_match(
             idempotency_key=key,
         )
         db.session.add(session)
-    number = max((m.number for m in session.matches), default=0) + 1
+    if number is None:
+        number = max((m.number for m in session.matches), default=0) + 1
     match = Match(
         session=session,
         number=number,
@@ -167,8 +172,10 @@ def next_match(match: Match) -> Match:
     """The next match of the session with the same table and rules; the deal moves on.
 
     Asked again (a double tap, a second phone, two requests at once) it is the
-    same match: the match numbers of a session are unique, so of two requests
-    racing to make it the second one's insert fails and it answers the first's.
+    same match: it is numbered from ``match`` itself (N + 1, never "the highest
+    number seen + 1", which a twin committing in between moves on), and the match
+    numbers of a session are unique, so of two requests racing to make it the
+    second one's insert fails in the database and it answers the first's match.
     """
     later = _later_match(match)
     if later is not None:
@@ -192,6 +199,7 @@ def next_match(match: Match) -> Match:
             parties=parties,
             first_dealer=first,
             session=match.session,
+            number=match.number + 1,
         )
     except ConflictError:
         later = _later_match(match)

@@ -156,6 +156,38 @@ def test_the_next_match_moves_the_deal_on_and_is_made_once(in_app: Flask) -> Non
     assert services.next_match(match).id == following.id  # a double tap: the same match
 
 
+def test_a_next_match_racing_its_twin_lands_in_the_twins_match(
+    in_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two phones tap "next match" at once: this request looked for a later match
+    before its twin committed match 2, and reads the session's matches after."""
+    from scorer.services import starting
+
+    match = new_match(target=300)
+    services.save_hand(match, ANNA_MAKES_150)
+    services.save_hand(match, hand_input(3, 1))
+    token = match.token
+    real = starting._later_match
+    looks: list[int] = []
+
+    def twin_commits_in_between(of: Match) -> Match | None:
+        looks.append(of.id)
+        if len(looks) == 1:
+            with in_app.app_context():  # the twin, in a session of its own
+                services.next_match(services.get_match(token))
+                db.session.remove()
+            return None  # what this request saw before the twin's commit
+        return real(of)
+
+    monkeypatch.setattr(starting, "_later_match", twin_commits_in_between)
+    following = services.next_match(match)
+    numbers = db.session.execute(
+        select(Match.number).where(Match.session_id == match.session_id).order_by(Match.number)
+    ).scalars()
+    assert list(numbers) == [1, 2]  # no match 3: both phones are in match 2
+    assert following.number == 2
+
+
 def test_two_player_melds_end_a_swiss_match_at_once(in_app: Flask) -> None:
     match = services.start_match(names=["Anna", "Bert"], ruleset=PRESETS["schweizer"])
     services.set_trump(match, "H")
