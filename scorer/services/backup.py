@@ -34,6 +34,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import GameSession, Hand, HandEvent, HandMeld, Match, Seat, new_token
@@ -65,7 +66,7 @@ from .backup_format import (
     parse,
     text_ok,
 )
-from .errors import BackupError
+from .errors import BackupError, ConflictError
 from .hands import HandInput, settle_input, settle_mid_hand, write_hand
 from .starting import MAX_NAME, MAX_TITLE, clean_name, remember_players
 from .two_player import open_hand_melds
@@ -105,15 +106,32 @@ class _Tokens:
         return token, kept
 
 
+# an import that meets a twin taking its tokens tries again this often, with new tokens
+IMPORT_TRIES = 3
+
+
 def import_backup(raw: bytes | str) -> list[GameSession]:
-    """Import a backup file in one transaction: all of it, or nothing (BackupError)."""
-    try:
-        rows = load(parse(raw))
-        db.session.commit()
-    except Exception:
-        db.session.rollback()
-        raise
-    return rows
+    """Import a backup file in one transaction: all of it, or nothing (BackupError).
+
+    The same file imported twice at once: both imports find the file's tokens free,
+    and the second to write them meets the unique tokens of the first.  It starts
+    again from the file, now sees those tokens taken and gives its sessions and
+    matches new ones — two sessions, never a 500.  (``ConflictError`` only when
+    that keeps happening, which no pair of uploads can cause.)
+    """
+    data = parse(raw)
+    for _attempt in range(IMPORT_TRIES):
+        try:
+            rows = load(data)
+            db.session.commit()
+        except IntegrityError:
+            db.session.rollback()
+            continue
+        except Exception:
+            db.session.rollback()
+            raise
+        return rows
+    raise ConflictError()
 
 
 def load(data: dict[str, Any]) -> list[GameSession]:

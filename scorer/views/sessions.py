@@ -177,6 +177,12 @@ def import_page() -> WerkzeugResponse:
             status=422,
             error=gettext("Nothing was imported: %(reason)s", reason=_reason(exc)),
         )
+    except services.ConflictError:
+        return _import_page(
+            form,
+            status=409,
+            error=gettext("Nothing was imported: the server was busy. Please try again."),
+        )
     for row in reversed(rows):
         remember(row.token)
     flash(

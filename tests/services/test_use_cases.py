@@ -266,3 +266,43 @@ def test_the_settlement_needs_the_fewest_transfers(in_app: Flask) -> None:
     assert set(after.values()) == {0}
     open_balances = sum(1 for cents in money.balances.values() if cents)
     assert len(money.transfers) <= open_balances - 1
+
+
+def test_one_file_imported_twice_at_once_makes_two_sessions(
+    in_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two uploads of one backup at once: both find the file's links free; the twin
+    commits them between this import's look and its write."""
+    import json
+
+    from scorer.models import GameSession, new_token
+    from scorer.services import backup
+
+    match = new_match()
+    services.save_hand(match, ANNA_MAKES_150)
+    data = json.loads(json.dumps(services.export_sessions([match.session])))
+    session_data = data["sessions"][0]
+    session_data["token"], session_data["view_token"] = new_token(), new_token()
+    for item in session_data["matches"]:
+        item["token"], item["view_token"] = new_token(), new_token()
+    raw = json.dumps(data)
+    real = backup._Tokens._used
+    calls: list[int] = []
+
+    def twin_commits_in_between(self: Any, column: Any) -> set[str]:
+        seen = real(self, column)
+        calls.append(1)
+        if len(calls) == 1:
+            with in_app.app_context(), in_app.test_request_context():  # the twin, on its own
+                services.import_backup(raw)
+                db.session.remove()
+        return seen
+
+    monkeypatch.setattr(backup._Tokens, "_used", twin_commits_in_between)
+    with in_app.test_request_context():  # the import's messages speak the user's language
+        (mine,) = services.import_backup(raw)
+    tokens = set(db.session.execute(select(GameSession.token)).scalars())
+    assert len(tokens) == 3  # the match's own session, the twin's and this one
+    assert session_data["token"] in tokens and mine.token != session_data["token"]
+    assert [m.token != item["token"] for m, item in zip(mine.matches, session_data["matches"],
+                                                       strict=True)] == [True]  # fmt: skip
