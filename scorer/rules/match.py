@@ -24,12 +24,12 @@ from .errors import RulesError
 from .ruleset import Ruleset, hand_size
 from .settlement import OUTCOMES, HandResult
 from .table import (
-    _check_seat,
-    _check_table,
     active_parties,
     check_deals,
     expand_active,
     players_dealt_in,
+    seat_index,
+    seats_at_table,
     seats_of_party,
 )
 
@@ -146,8 +146,8 @@ def first_dealer_of_next(
     ...                      4, 1, [0])
     2
     """
-    seats = _check_table(ruleset, seats)
-    _check_seat(first_dealer, seats, "first dealer")
+    seats = seats_at_table(ruleset, seats)
+    seat_index(first_dealer, seats, "first dealer")
     if ruleset.first_dealer == "after_winner" and winners:
         winning = [s for party in winners for s in seats_of_party(ruleset, party)]
         return _first_seat_after(seats, first_dealer, winning)
@@ -204,7 +204,7 @@ def check_table(ruleset: Ruleset, players: int) -> None:
     ...
     scorer.rules.errors.RulesError: the number of deals (10) must be a multiple of the players (3)
     """
-    players = _check_table(ruleset, players)
+    players = seats_at_table(ruleset, players)
     if ruleset.open_play and ruleset.deck == "piquet" and not 2 <= players <= 4:
         raise RulesError(
             "the Swiss game is for two to four players, not {players}", players=players
@@ -369,8 +369,8 @@ class Standing:
         >>> Standing.start(Ruleset(), 3, first_dealer=2).next_dealer
         2
         """
-        seats = _check_table(ruleset, seats)
-        _check_seat(first_dealer, seats, "first dealer")
+        seats = seats_at_table(ruleset, seats)
+        seat_index(first_dealer, seats, "first dealer")
         check_deals(ruleset, seats)
         zeros = (0,) * ruleset.parties
         return cls(
@@ -407,9 +407,9 @@ def advance(ruleset: Ruleset, standing: Standing, hand: PlayedHand) -> Standing:
     seats = standing.seats
     index = standing.hands
     if hand.dealer is None:
-        dealer = _check_seat(standing.next_dealer, seats, "dealer")
+        dealer = seat_index(standing.next_dealer, seats, "dealer")
     else:
-        dealer = _check_seat(hand.dealer, seats, "dealer")
+        dealer = seat_index(hand.dealer, seats, "dealer")
     _check_hand(ruleset, index, hand, dealer)
     exact_points = hand.points if hand.exact_points is None else hand.exact_points
     totals = tuple(t + p for t, p in zip(standing.totals, hand.points, strict=True))

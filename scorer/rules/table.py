@@ -28,7 +28,16 @@ def _check_seats(seats: object) -> int:
     return seats
 
 
-def _check_seat(seat: object, seats: int, what: str = "seat") -> int:
+def seat_index(seat: object, seats: int, what: str = "seat") -> int:
+    """``seat`` when it is one of the ``seats`` seats (0-based), else RulesError naming ``what``.
+
+    >>> seat_index(2, 3)
+    2
+    >>> seat_index(3, 3, "dealer")
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.RulesError: dealer 3 is not one of the 3 seats (0 to 2)
+    """
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
         raise RulesError(
             "{what} {seat} is not one of the {seats} seats (0 to {last})",
@@ -49,7 +58,7 @@ def dealer_of(hand_index: int, seats: int, first_dealer: int = 0) -> int:
     3
     """
     seats = _check_seats(seats)
-    _check_seat(first_dealer, seats, "first dealer")
+    seat_index(first_dealer, seats, "first dealer")
     if not isinstance(hand_index, int) or isinstance(hand_index, bool) or hand_index < 0:
         raise RulesError("'{index}' is not a hand number", index=hand_index)
     return (first_dealer + hand_index) % seats
@@ -62,7 +71,7 @@ def leader_of(dealer: int, seats: int) -> int:
     (1, 0)
     """
     seats = _check_seats(seats)
-    return (_check_seat(dealer, seats, "dealer") + 1) % seats
+    return (seat_index(dealer, seats, "dealer") + 1) % seats
 
 
 def party_of_seat(ruleset: Ruleset, seat: int) -> int:
@@ -74,7 +83,7 @@ def party_of_seat(ruleset: Ruleset, seat: int) -> int:
     >>> [party_of_seat(PRESETS["sechser"], s) for s in range(6)]
     [0, 1, 2, 0, 1, 2]
     """
-    return _check_seat(seat, ruleset.players) % ruleset.parties
+    return seat_index(seat, ruleset.players) % ruleset.parties
 
 
 def seats_of_party(ruleset: Ruleset, party: int) -> tuple[int, ...]:
@@ -92,7 +101,17 @@ def seats_of_party(ruleset: Ruleset, party: int) -> tuple[int, ...]:
     return tuple(range(party, ruleset.players, parties))
 
 
-def _check_table(ruleset: Ruleset, seats: int) -> int:
+def seats_at_table(ruleset: Ruleset, seats: int) -> int:
+    """The number of seats when ``ruleset`` can be played at a table of that many.
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> seats_at_table(PRESETS["standard"], 3)
+    3
+    >>> seats_at_table(PRESETS["standard"], 4)
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.RulesError: the ruleset is for 3 players; this table has 4 seats
+    """
     seats = _check_seats(seats)
     if seats != ruleset.players:
         raise RulesError(
@@ -126,8 +145,8 @@ def active_seats(ruleset: Ruleset, seats: int, dealer: int) -> tuple[int, ...]:
     >>> active_seats(PRESETS["standard"], 3, dealer=1)
     (0, 1, 2)
     """
-    seats = _check_table(ruleset, seats)
-    dealer = _check_seat(dealer, seats, "dealer")
+    seats = seats_at_table(ruleset, seats)
+    dealer = seat_index(dealer, seats, "dealer")
     return tuple(s for s in range(seats) if not (ruleset.dealer_sits_out and s == dealer))
 
 
@@ -141,8 +160,8 @@ def active_parties(ruleset: Ruleset, seats: int, dealer: int) -> tuple[int, ...]
     (0, 1)
     """
     if not ruleset.dealer_sits_out:
-        _check_table(ruleset, seats)
-        _check_seat(dealer, seats, "dealer")
+        seats_at_table(ruleset, seats)
+        seat_index(dealer, seats, "dealer")
         return tuple(range(ruleset.parties))
     return active_seats(ruleset, seats, dealer)
 

@@ -135,7 +135,7 @@ def _target_note(sheet: Sheet) -> str | None:
     )
 
 
-def _preview_of(match: Match, form: HandForm, parties: int, hand: Hand | None) -> dict[str, Any]:
+def preview_of(match: Match, form: HandForm, parties: int, hand: Hand | None) -> dict[str, Any]:
     """Settle what was typed so far: the live result, or why it is not complete."""
     data = form.to_input(parties)
     try:
@@ -158,7 +158,7 @@ def preview(token: str) -> WerkzeugResponse:
         "hands/_preview.html",
         "hands/_preview.html",
         sheet=sheet,
-        preview=_preview_of(match, form, len(sheet.parties), hand),
+        preview=preview_of(match, form, len(sheet.parties), hand),
     )
 
 
@@ -224,7 +224,7 @@ def _save(match: Match, hand: Hand | None) -> WerkzeugResponse:
         form,
         hand=hand,
         error=error,
-        preview=_preview_of(match, form, len(sheet.parties), hand),
+        preview=preview_of(match, form, len(sheet.parties), hand),
     )
     template = "hands/edit.html" if hand else "matches/show.html"
     fragment = "hands/_form.html"
@@ -313,7 +313,7 @@ def edit(token: str, hand_id: int) -> WerkzeugResponse:
     sheet = services.sheet(match)
     form = hand_form(match, sheet, hand)
     context = entry_context(
-        match, sheet, form, hand=hand, preview=_preview_of(match, form, len(sheet.parties), hand)
+        match, sheet, form, hand=hand, preview=preview_of(match, form, len(sheet.parties), hand)
     )
     return render("hands/edit.html", **context)
 

@@ -267,7 +267,7 @@ def in_hand(token: str) -> WerkzeugResponse:
     panel alone (and, on "take over", the two meld fields out of band); a
     browser without JavaScript gets the match page with the form as typed.
     """
-    from .hands import _preview_of, entry_context
+    from .hands import entry_context, preview_of
 
     match = services.get_match(token)
     ruleset = services.ruleset_of(match)
@@ -317,7 +317,7 @@ def in_hand(token: str) -> WerkzeugResponse:
         sheet = services.sheet(match)
         if hand is None and sheet.finished:
             abort(404)
-        preview = _preview_of(match, hand_form_, len(names), hand)
+        preview = preview_of(match, hand_form_, len(names), hand)
         page = entry_context(match, sheet, hand_form_, hand=hand, preview=preview)
     page.update(context(calc, form, **extra))
     page["calc_line"] = line
