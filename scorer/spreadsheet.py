@@ -1,6 +1,7 @@
 """The sheet of a match as CSV, for spreadsheets.
 
-One line per hand: what was declared and how it ended, each party's result and
+One line per hand: who declared (the player, also at a table of teams), the bid,
+the trump by its name and how it ended, each party's result and
 running total, then each party's melds and trick points as entered (empty where
 the hand has none: a special game, a party that sat out).  Semicolons (German
 Excel opens it with a double click; LibreOffice and Numbers detect it), UTF-8
@@ -21,7 +22,7 @@ from flask_babel import gettext as _
 
 from .rules import SPECIAL_GAMES
 from .services import Sheet
-from .words import outcome_text
+from .words import outcome_text, suit_name
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
 
@@ -41,6 +42,7 @@ def sheet_csv(current: Sheet) -> bytes:
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
     head = [_("Hand"), _("Dealer"), _("Declarer"), _("Bid"), _("Trump"), _("Outcome")]
+    names = current.seat_names
     for name in current.parties:
         head += [name, _("%(name)s total", name=name)]
     for name in current.parties:
@@ -51,9 +53,12 @@ def sheet_csv(current: Sheet) -> bytes:
         line: list[Any] = [
             row.number,
             row.dealer,
-            row.declarer or "",
+            # at a table of teams, the player who declared (as the sheet shows it)
+            names[hand.declarer_seat]
+            if row.declarer and hand.declarer_seat is not None and hand.declarer_seat < len(names)
+            else row.declarer or "",
             hand.bid or "",
-            hand.trump or "",
+            suit_name(hand.trump),
             outcome_text(hand),
         ]
         for i, points in enumerate(row.points):

@@ -22,7 +22,8 @@ def file_name(*parts: object, ext: str) -> str:
 
 def download(data: bytes, mimetype: str, name: str, *, inline: bool = False) -> Response:
     """Bytes as a file response that caches are told not to keep."""
-    response = Response(data, mimetype=mimetype)
+    # content_type as given: with mimetype= Werkzeug adds a second "charset=utf-8"
+    response = Response(data, content_type=mimetype)
     kind = "inline" if inline else "attachment"
     response.headers["Content-Disposition"] = f'{kind}; filename="{name}"'
     response.headers["Cache-Control"] = "no-store"

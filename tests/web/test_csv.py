@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 
 from scorer.services import HandInput
 from scorer.spreadsheet import csv_cell
-from tests.builders import service_match
+from tests.builders import enter_hand, service_match, start_match
 
 HOSTILE = ['=HYPERLINK("http://e.x","c")', "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(1+1)"]
 
@@ -68,3 +68,14 @@ def test_formula_like_names_are_text_in_every_cell(app: Flask, client: FlaskClie
 )
 def test_csv_cell(value: object, expected: object) -> None:
     assert csv_cell(value) == expected
+
+
+def test_the_csv_names_the_trump_the_declaring_player_and_its_charset_once(
+    client: FlaskClient,
+) -> None:
+    token = start_match(client, ["Anna", "Bert", "Carl", "Dora"], "kreuzbinokel")
+    enter_hand(client, token, declarer="s2", bid=200, trump="E", tricks=[200])
+    response = client.get(f"/m/{token}/sheet.csv?lang=de")
+    assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
+    row = rows_of(response)[1]
+    assert row[2:5] == ["Carl", "200", "Eichel"]  # the player, not "Anna & Carl"; no letter
