@@ -531,7 +531,7 @@ def build_rule_fields(form: NewMatchForm, base: Ruleset, data: Any) -> None:
                 description=option.help,
             )
         unbound.append((option.name, f))
-    sub = BaseForm(unbound, prefix="rule-")
+    sub = BaseForm(unbound, prefix="rule-", meta=form.meta)  # its messages in the form's language
     sub.process(data)
     form.rule_fields = dict(sub._fields)
     form.rule_form = sub

@@ -68,3 +68,20 @@ def test_match_pages_follow_the_language(client: FlaskClient) -> None:
     client.get("/language/en")
     for url in (f"/m/{token}", f"/m/{token}/rules"):
         assert lang_of(client.get(url).get_data(as_text=True)) == "en"
+
+
+def test_every_kind_of_form_message_is_german_in_the_german_ui(client: FlaskClient) -> None:
+    """WTForms' own messages too (required, choice, length) and the number fields'."""
+    data = setup_data(client, ["Anna", "Bert", "Carl"])
+    data.update({"rule-target": "", "title": "x" * 500, "stake_basis": "zzz"})
+    data["rule-min_bid"] = "9" * 309
+    text = page_text(client.post("/new", data=data))
+    for german in (
+        "Dieses Feld wird benötigt.",
+        "Keine gültige Auswahl.",
+        "Feld kann nicht länger als 80 Zeichen sein.",
+        "Bitte eine ganze Zahl von 0 bis",
+    ):
+        assert german in text
+    for english in ("This field is required", "Not a valid", "Number must be", "Field cannot"):
+        assert english not in text
