@@ -145,6 +145,7 @@ class WholeNumberField(IntegerField):
 
     def _in_range(self, form: Any, field: Field) -> None:
         if self.data is not None and not self.low <= self.data <= self.high:
+            self.data = None  # no later check speaks of a number nobody typed (10**15)
             raise ValidationError(self._refusal())
 
 

@@ -191,6 +191,8 @@ class HandForm(AppForm):
         """The bid is checked here too, so that it is marked with every other mistake."""
         if self.outcome.data not in ("played", "gone_off", "forfeit"):
             return
+        if not field.data and field.errors:
+            return  # already refused as typed (no whole number, out of range)
         if not field.data:
             raise ValidationError(_l("Enter the bid."))
         ruleset = getattr(self, "ruleset", None)
