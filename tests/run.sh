@@ -11,6 +11,8 @@ command -v chromium >/dev/null || need+=(chromium)
 command -v pdftoppm >/dev/null || need+=(poppler-utils)
 [ -x /usr/lib/postgresql/15/bin/initdb ] || need+=(postgresql)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+# WeasyPrint subsets the PDF's fonts with it (and warns, an error in the suite, without)
+ldconfig -p | grep -q libharfbuzz-subset || need+=(libharfbuzz-subset0)
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq

@@ -210,6 +210,9 @@ class HandForm(AppForm):
         target: Field | None = None
         if isinstance(error, BidError):
             target = self.bid
+        party = error.params.get("party") if isinstance(error, MeldError) else None
+        if isinstance(party, int) and 0 <= party < len(self.parties):
+            target = self.parties[party].form.melds
         if target is not None:
             target.errors = [*target.errors, message]
         elif isinstance(error, TrickError):

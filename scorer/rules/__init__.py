@@ -30,6 +30,7 @@ from .melds import (
     parse_meld_name,
     smallest_meld,
 )
+from .reach import MeldTotals, check_meld_total, meld_totals, party_meld_totals
 from .ruleset import (
     CARD_POINTS,
     DEALER_RULES,
@@ -93,6 +94,7 @@ __all__ = [
     "Meld",
     "MeldError",
     "MeldResult",
+    "MeldTotals",
     "PlayedHand",
     "Rank",
     "RulesError",
@@ -111,6 +113,7 @@ __all__ = [
     "check_bid",
     "check_deals",
     "check_meld",
+    "check_meld_total",
     "check_table",
     "check_teams",
     "complete_tricks",
@@ -125,11 +128,13 @@ __all__ = [
     "hand_winner",
     "leader_of",
     "meld_points",
+    "meld_totals",
     "minimal_transfers",
     "next_dealer_of",
     "offered_points",
     "parse_cards",
     "parse_meld_name",
+    "party_meld_totals",
     "party_of_seat",
     "played_hand",
     "players_dealt_in",

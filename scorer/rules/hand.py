@@ -15,8 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from .errors import RulesError
+from .cards import Suit
+from .errors import MeldError, RulesError
 from .match import PlayedHand, played_hand
+from .reach import check_meld_total, party_meld_totals
 from .ruleset import Ruleset
 from .settlement import HandResult, complete_tricks, settle
 from .table import active_parties
@@ -76,6 +78,8 @@ def settle_at_table(
     ended_early: bool = False,
     scheme_checked: bool = True,
     at_fault: int | None = None,
+    trump: str | None = None,
+    melds_checked: bool = True,
 ) -> TableHand:
     """Settle a hand from what was entered per party of the table.
 
@@ -91,6 +95,10 @@ def settle_at_table(
     declarer); an opposing party caught signalling scores as a failed declarer and
     the declarer's game counts as made (:func:`~scorer.rules.settlement.settle`).
     A forfeit whose trick points are all left empty was called before play.
+    ``melds_checked``: every party's meld total must be one a party of this table
+    can show under ``trump`` (any trump when None; :func:`~scorer.rules.reach.check_meld_total`);
+    the MeldError names the party (``params["party"]``, a party of the table).
+    ``False`` for hands restored as they were saved.
 
     Four at the table, the dealer (seat 0) sits out; party 2 declared 200 and
     made it, the third trick value is filled in from 250:
@@ -100,6 +108,11 @@ def settle_at_table(
     ...                        melds=[0, 20, 60, 0], tricks=[None, 40, 150, None])
     >>> hand.points, hand.tricks, hand.active
     ((0, 60, 210, 60), (None, 40, 150, 60), (1, 2, 3))
+    >>> settle_at_table(PRESETS["standard"], 3, 0, declarer=1, bid=200, trump="H",
+    ...                 melds=[0, 5000, 0], tricks=[50, 150, None])
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.MeldError: a hand of 12 cards melds at most 1800, not 5000
     >>> settle_at_table(PRESETS["vier_mit_aussetzer"], 4, 0, declarer=0, bid=200)
     Traceback (most recent call last):
     ...
@@ -116,6 +129,8 @@ def settle_at_table(
         raise RulesError("the dealer sits out this hand and cannot be the declarer")
     if at_fault is not None and outcome == "forfeit" and at_fault not in active:
         raise RulesError("the dealer sits out this hand and cannot be at fault")
+    if melds_checked:
+        _check_melds(ruleset, trump, melds, active)
     entered: list[int | None] = _at(tricks, active, None)
     before_play = outcome == "forfeit" and all(t is None for t in entered)
     if outcome in TRICKS_PLAYED and not ended_early and not before_play:
@@ -158,3 +173,19 @@ def settle_at_table(
         active=active,
         tricks=tuple(at_table),
     )
+
+
+def _check_melds(
+    ruleset: Ruleset, trump: str | None, melds: Sequence[int], active: Sequence[int]
+) -> None:
+    """MeldError for the first party whose meld total no party of this table can show."""
+    suit = trump if trump in {s.value for s in Suit} else None
+    totals = party_meld_totals(ruleset, suit)
+    if totals is None:
+        return
+    for party in active:
+        total = melds[party] if party < len(melds) else 0
+        try:
+            check_meld_total(ruleset, total, suit, totals)
+        except MeldError as exc:
+            raise MeldError(exc.template, party=party, **exc.params) from None

@@ -92,6 +92,8 @@ def settle_input(
         ended_early=ended_early,
         at_fault=data.at_fault if data.outcome == "forfeit" else None,
         scheme_checked=not restoring,
+        trump=data.trump,
+        melds_checked=not restoring,
     )
     return Settled(
         data=data,

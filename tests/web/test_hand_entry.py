@@ -54,10 +54,10 @@ def test_a_bid_typed_in_tens_is_read_as_its_tenfold(app: Flask, client: FlaskCli
 
 
 def test_melds_below_the_smallest_meld_are_read_in_tens(app: Flask, client: FlaskClient) -> None:
-    """No meld is worth less than 20 without sevens: "10" is 100, "2" is 20; 30 is 30."""
+    """No meld is worth less than 20 without sevens: "10" is 100, "2" is 20; 40 is 40."""
     token = start_match(client, ABC)
-    enter_hand(client, token, declarer=0, bid=25, trump="H", melds=[10, 2, 30], tricks=[180, 60])
-    assert sheet_of(app, token).totals == [280, 80, 40]
+    enter_hand(client, token, declarer=0, bid=25, trump="H", melds=[10, 2, 40], tricks=[180, 60])
+    assert sheet_of(app, token).totals == [280, 80, 50]
     assert "data-smallest-meld=\"20\"" in client.get(f"/m/{token}").get_data(as_text=True)
 
 

@@ -364,9 +364,9 @@ def test_poisoned_variant_in_a_backup_is_refused(
 
 
 def _won_match(app: Flask, **changes: Any) -> str:
-    # Carl (party 2) declares and makes 900 + a big game: over 1000 with a won game
+    # Carl (party 2) declares and makes 1000 (an Achterle) + a big game: over 1000
     hands = [
-        HandInput(declarer=2, bid=300, trump="E", melds=[0, 0, 900], tricks=[60, 60, 130]),
+        HandInput(declarer=2, bid=300, trump="E", melds=[0, 0, 1000], tricks=[60, 60, 130]),
     ]
     return service_match(app, NAMES, hands, **changes)
 
