@@ -82,7 +82,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     _listen_for_sqlite(app)
 
-    from . import assets, cache, chart, web, words
+    from . import assets, cache, chart, slots, web, words
     from .views import hands, live, main, matches, melds, sessions, sheets, stats
 
     assets.init_app(app)
@@ -90,6 +90,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     words.init_app(app)
     cache.init_app(app)
     chart.init_app(app)
+    slots.init_app(app)
     for module in (main, matches, hands, melds, sheets, sessions, live, stats):
         app.register_blueprint(module.bp)
     return app

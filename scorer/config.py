@@ -44,6 +44,17 @@ class Config:
     PDF_SLOT_DIR: str | None = None  # default: <instance>/pdf-slots
     PDF_SLOT_WAIT = 3.0  # seconds a request waits for a slot before its 503
     PDF_RETRY_AFTER = 10  # seconds, the 503's Retry-After
+    # expensive work (PDF renders, backup imports), scorer.slots: at most WORK_SLOTS at
+    # once across all worker processes of this instance (flock on files of WORK_SLOT_DIR)
+    WORK_SLOTS = 1
+    WORK_SLOT_DIR: str | None = None  # default: <instance>/work-slots
+    WORK_SLOT_WAIT = 1.0  # seconds a request waits for a slot before its 503
+    WORK_RETRY_AFTER = 10  # seconds, the 503's Retry-After
+    # and per client address (Flask-Limiter): more gets 429 with Retry-After
+    LIMIT_IMPORT = "6 per minute"
+    LIMIT_PDF = "20 per minute"
+    RATELIMIT_STORAGE_URI = "memory://"
+    RATELIMIT_HEADERS_ENABLED = False  # scorer.slots sets Retry-After itself
     # SQLite's PRAGMA synchronous: FULL waits for the disk on every commit, so a hand the
     # app has acknowledged survives a power cut.  Only the tests turn it OFF (their
     # databases are thrown away), where the waiting was half of the suite's time.

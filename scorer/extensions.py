@@ -5,6 +5,8 @@ from __future__ import annotations
 from flask_babel import Babel
 from flask_compress import Compress
 from flask_htmx import HTMX
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -30,3 +32,5 @@ csrf = CSRFProtect()
 htmx = HTMX()
 babel = Babel()
 compress = Compress()
+# counts expensive requests per client address (scorer.slots); in each worker's memory
+limiter = Limiter(get_remote_address, storage_uri="memory://")

@@ -53,6 +53,8 @@ def make_app(tmp_path: Path, **extra: Any) -> Flask:
         "WTF_CSRF_ENABLED": False,
         # a test's database is thrown away: no waiting for the disk on every commit
         "SQLITE_SYNCHRONOUS": "OFF",
+        # one client (the test client) asks for many imports and PDFs: limits tested apart
+        "RATELIMIT_ENABLED": False,
     }
     config.update(extra)
     app = create_app(config)

@@ -8,7 +8,7 @@ the nearest totals that are possible.
 What is possible is what :func:`~scorer.rules.melds.check_meld` accepts with
 the table's hand size: a set of declared melds, within a group (one suit, one
 rank, the Binokel, the Diss) adding up their cards, across groups sharing
-them, needing no more cards than a hand holds after pressing (docs: section
+them, needing no more cards than a hand holds after pressing (docs/rules.md section
 3).  The totals are found without trying hands or meld lists one by one:
 
 1. every group has a handful of declarations (:func:`group_declarations`);
@@ -134,8 +134,9 @@ def meld_totals(ruleset: Ruleset, trump: Trump, hand_size: int, hands: int = 1) 
 def party_meld_totals(ruleset: Ruleset, trump: Trump) -> MeldTotals | None:
     """The totals one party of this table can meld: one hand, or a team's two (``team_size``).
 
-    None where the totals are not limited by a hand: the two-player games, and
-    tables without a fixed deal.
+    None where the totals are not limited by a hand: the games without bidding whose
+    melds are shown one at a time during play (``open_play``, the two-player games),
+    and tables without a fixed deal.
 
     >>> from scorer.rules import PRESETS
     >>> party_meld_totals(PRESETS["kreuzbinokel"], "H").max > party_meld_totals(Ruleset(), "H").max
@@ -144,7 +145,7 @@ def party_meld_totals(ruleset: Ruleset, trump: Trump) -> MeldTotals | None:
     True
     """
     deal = ruleset.deal()
-    if deal is None or ruleset.players < 3:
+    if deal is None or ruleset.open_play or ruleset.players < 3:
         return None
     return meld_totals(ruleset, trump, deal[0], ruleset.team_size)
 

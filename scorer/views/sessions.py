@@ -34,7 +34,8 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from wtforms import SelectField, StringField
 from wtforms.validators import Length, Optional
 
-from .. import services
+from .. import services, slots
+from ..extensions import limiter
 from ..forms import STAKE_BASES, AppForm, choice_list, euros_to_cents, printable
 from ..models import GameSession
 from ..pdf import PdfBusy, busy_response, sheets_pdf
@@ -103,6 +104,7 @@ def stake(token: str) -> WerkzeugResponse:
 
 
 @bp.get("/s/<token:token>/sheets.pdf")
+@limiter.limit(slots.pdf_limit)
 def pdf(token: str) -> Response:
     """Every match of the session as a PDF, with the settlement on the last page."""
     row = services.get_session(token)
@@ -157,6 +159,7 @@ def _import_page(form: ImportForm, *, status: int = 200, error: str | None = Non
 
 
 @bp.route("/import", methods=["GET", "POST"])
+@limiter.limit(slots.import_limit, methods=["POST"])
 def import_page() -> WerkzeugResponse:
     """Upload a backup file; it is imported completely or not at all."""
     if request.method == "GET":
@@ -170,7 +173,10 @@ def import_page() -> WerkzeugResponse:
     finally:
         upload.close()  # a big upload is spooled to a temporary file
     try:
-        rows = services.import_backup(raw)
+        with slots.work_slot():
+            rows = services.import_backup(raw)
+    except slots.Busy:
+        return slots.busy_response(gettext("Nothing was imported: the server is busy."))
     except services.BackupError as exc:
         return _import_page(
             form,

@@ -6,7 +6,8 @@ import re
 
 from flask import Blueprint, Response
 
-from .. import services
+from .. import services, slots
+from ..extensions import limiter
 from ..pdf import PdfBusy, busy_response, sheet_pdf
 from ..spreadsheet import sheet_csv
 
@@ -31,6 +32,7 @@ def download(data: bytes, mimetype: str, name: str, *, inline: bool = False) -> 
 
 
 @bp.get("/m/<token:token>/sheet.pdf")
+@limiter.limit(slots.pdf_limit)
 def pdf(token: str) -> Response:
     """The score sheet of a match as a PDF (A4 portrait, for printing and signing)."""
     match = services.get_match(token)
