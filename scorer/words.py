@@ -16,7 +16,7 @@ from flask import Flask, current_app, request
 from flask_babel import format_currency, format_decimal, get_locale, gettext
 from flask_babel import lazy_gettext as _l
 
-from .rules import SPECIAL_GAMES, RulesError
+from .rules import SPECIAL_GAMES, Bonus, RulesError
 
 MINUS = "−"  # U+2212: the one minus sign of the sheet, the money and the messages
 
@@ -143,14 +143,14 @@ def meld_label(name: str) -> str:
     return str(fixed) if fixed is not None else name
 
 
-def bonus_label(spec: str) -> str:
+def bonus_label(spec: str | Bonus) -> str:
     """A going-off or failed bonus setting in words: ``per_player 10`` → "10 per player"."""
-    kind, _, amount = spec.partition(" ")
-    if kind == "per_player":
-        return gettext("%(n)s per player dealt in", n=amount)
-    if kind == "flat":
-        return gettext("%(n)s each", n=amount)
-    if kind == "half_bid":
+    bonus = spec if isinstance(spec, Bonus) else Bonus.parse(spec)
+    if bonus.kind == "per_player":
+        return gettext("%(n)s per player dealt in", n=bonus.amount)
+    if bonus.kind == "flat":
+        return gettext("%(n)s each", n=bonus.amount)
+    if bonus.kind == "half_bid":
         return gettext("half the bid")
     return gettext("nothing")
 

@@ -32,6 +32,7 @@ from .melds import (
 )
 from .reach import MeldTotals, check_meld_total, meld_totals, party_meld_totals
 from .ruleset import (
+    BONUS_KINDS,
     CARD_POINTS,
     DEALER_RULES,
     FIRST_DEALER_RULES,
@@ -39,6 +40,7 @@ from .ruleset import (
     PRESETS,
     RUNDGANG_RULES,
     SPECIAL_GAMES,
+    Bonus,
     Ruleset,
     dabb_size,
     deck,
@@ -74,6 +76,7 @@ from .table import (
 
 __all__ = [
     "BASES",
+    "BONUS_KINDS",
     "CARD_POINTS",
     "DEALER_RULES",
     "FIRST_DEALER_RULES",
@@ -87,6 +90,7 @@ __all__ = [
     "RUNDGANG_RULES",
     "SPECIAL_GAMES",
     "BidError",
+    "Bonus",
     "Card",
     "CardError",
     "HandResult",

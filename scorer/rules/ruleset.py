@@ -44,6 +44,7 @@ import reprlib
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Any, Literal
 
 from .cards import Card, Rank, Suit
@@ -90,11 +91,61 @@ DEALER_RULES: tuple[str, ...] = ("rotate", "winner")
 MAX_GAMES = 99
 """The most hands of a match played as best of N (``end = "games"``)."""
 
-_BONUS_RE = re.compile(r"(none|half_bid|(?:per_player|flat) ([0-9]{1,6}))")
+_BONUS_RE = re.compile(r"(none|half_bid|(per_player|flat) ([0-9]{1,6}))")
+BONUS_KINDS: tuple[str, ...] = ("none", "half_bid", "per_player", "flat")
+"""The kinds of ``going_off_bonus`` / ``failed_bonus``; the last two take a number N."""
 _PRESET_RE = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
 MAX_POINTS = 10_000
 """The highest value of a meld, a bid step, a bonus … — the setup form's limit too."""
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """A ``going_off_bonus`` or ``failed_bonus``, read once from its setting (section 8).
+
+    The setting is spelled ``"per_player 10"``, ``"flat 40"``, ``"half_bid"`` or
+    ``"none"``; :meth:`parse` reads it, ``str()`` gives it back.
+
+    >>> b = Bonus.parse("per_player 40")
+    >>> b.kind, b.amount, str(b), b.points(bid=300, players=3)
+    ('per_player', 40, 'per_player 40', 120)
+    >>> Bonus.parse("half_bid").points(bid=310, players=3)
+    160
+    """
+
+    kind: str = "none"
+    amount: int = 0
+
+    @classmethod
+    def parse(cls, spec: object) -> Bonus:
+        """The bonus a setting names; RulesError when it names none (or N is over the limit)."""
+        found = _BONUS_RE.fullmatch(spec) if isinstance(spec, str) else None
+        if found is None or int(found.group(3) or 0) > MAX_POINTS:
+            raise RulesError(
+                "'{value}' is not a bonus: use 'per_player N', 'flat N' (N from 0 to {high}), "
+                "'half_bid' or 'none'",
+                value=_shown(spec),
+                high=MAX_POINTS,
+            )
+        if found.group(2):
+            return cls(found.group(2), int(found.group(3)))
+        return cls(found.group(1))
+
+    def points(self, *, bid: int, players: int) -> int:
+        """What one opposing party gets: N per player dealt in, N, half the bid (rounded
+        up to 10), or nothing."""
+        if self.kind == "per_player":
+            return self.amount * players
+        if self.kind == "flat":
+            return self.amount
+        if self.kind == "half_bid":
+            return -(-bid // 20) * 10
+        return 0
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.amount}" if self.kind in ("per_player", "flat") else self.kind
+
 
 MAX_TARGET = 100_000
 """The highest target: a table that wants no end by points sets it this high."""
@@ -339,15 +390,16 @@ class Ruleset:
             _check_choice(name, getattr(self, name), choices)
         for name in ("failed_bonus", "going_off_bonus"):
             value = getattr(self, name)
-            found = _BONUS_RE.fullmatch(value) if isinstance(value, str) else None
-            if found is None or int(found.group(2) or 0) > MAX_POINTS:
+            try:
+                Bonus.parse(value)
+            except RulesError:
                 raise RulesError(
                     "house rule '{field}': {value} is not a bonus: use 'per_player N', "
                     "'flat N' (N from 0 to {high}), 'half_bid' or 'none'",
                     field=name,
                     value=_shown(value),
                     high=MAX_POINTS,
-                )
+                ) from None
         _check_int("dabb", self.dabb, 0, MAX_DABB, optional=True)
         if self.games % 2 == 0:
             raise RulesError(
@@ -368,6 +420,16 @@ class Ruleset:
             )
 
     # -- derived values ---------------------------------------------------
+
+    @property
+    def going_off(self) -> Bonus:
+        """``going_off_bonus`` as a value (read once per ruleset)."""
+        return _bonus(self.going_off_bonus)
+
+    @property
+    def failed(self) -> Bonus:
+        """``failed_bonus`` as a value (read once per ruleset)."""
+        return _bonus(self.failed_bonus)
 
     @property
     def teams(self) -> bool:
@@ -568,6 +630,11 @@ def _sizes(ruleset: Ruleset, players: int) -> tuple[int, int]:
         players=players,
         cards=deck_size(ruleset),
     )
+
+
+@lru_cache(maxsize=64)
+def _bonus(spec: str) -> Bonus:
+    return Bonus.parse(spec)
 
 
 def hand_size(ruleset: Ruleset, players: int) -> int:

@@ -62,7 +62,7 @@ from functools import lru_cache
 from typing import TypeGuard
 
 from .errors import BidError, RulesError, TrickError
-from .ruleset import SPECIAL_GAMES, Ruleset, deck
+from .ruleset import SPECIAL_GAMES, Bonus, Ruleset, deck
 
 MAX_BID = 10_000
 """The highest bid accepted: far above any real hand, low enough to catch a typo."""
@@ -311,7 +311,7 @@ def round_trick_points(points: int) -> int:
     return (points + 5) // 10 * 10
 
 
-def bonus_points(spec: str, *, bid: int, players: int) -> int:
+def bonus_points(spec: str | Bonus, *, bid: int, players: int) -> int:
     """The value of a ``going_off_bonus`` / ``failed_bonus`` for one opposing party.
 
     >>> bonus_points("per_player 10", bid=250, players=3)
@@ -319,18 +319,8 @@ def bonus_points(spec: str, *, bid: int, players: int) -> int:
     >>> bonus_points("half_bid", bid=310, players=3), bonus_points("flat 30", bid=310, players=4)
     (160, 30)
     """
-    if spec == "none":
-        return 0
-    if spec == "half_bid":
-        return -(-bid // 20) * 10  # half the bid, rounded up to 10
-    kind, _, number = spec.partition(" ")
-    if kind == "per_player" and number.isdigit():
-        return int(number) * players
-    if kind == "flat" and number.isdigit():
-        return int(number)
-    raise RulesError(
-        "'{value}' is not a bonus: use 'per_player N', 'flat N', 'half_bid' or 'none'", value=spec
-    )
+    bonus = spec if isinstance(spec, Bonus) else Bonus.parse(spec)
+    return bonus.points(bid=bid, players=players)
 
 
 # -- settlement ------------------------------------------------------------
@@ -406,10 +396,49 @@ def settle(
         raise RulesError("2 to 8 players are dealt in, not {players}", players=players)
     melds_in = _int_list(melds, "melds")
     tricks_in = _int_list(tricks, "trick points")
-    if tricks_in:
-        parties = len(tricks_in)
-    elif melds_in:
-        parties = len(melds_in)
+    parties = _check_parties(ruleset, players, melds_in, tricks_in)
+    meld_points = melds_in or [0] * parties
+    _check_trick_values(ruleset, tricks_in, scheme_checked=scheme_checked)
+    took = _check_took(took_trick, parties)
+
+    if outcome == "open_play":
+        if bidder is not None:
+            raise RulesError("open play has no declarer; bidder must be empty")
+        if tricks_in:  # a hand ended early (at once, by a meld or a trick) has fewer
+            _check_trick_sum(ruleset, tricks_in, partial=ended_early)
+        return _open(ruleset, parties, meld_points, tricks_in or [0] * parties)
+    declarer = _check_declarer(outcome, bidder, parties)
+    if outcome in SPECIAL_GAMES:
+        if not isinstance(won, bool):
+            raise RulesError("say whether the {outcome} was won or lost", outcome=outcome)
+        return _special(ruleset, outcome, declarer, parties, won)
+    guilty = _check_at_fault(outcome, at_fault, declarer, parties)
+    bid = check_bid(ruleset, bid)
+    if outcome == "gone_off":
+        if any(tricks_in):
+            raise TrickError("no tricks are played when the declarer goes off")
+        return _gone_off(ruleset, players, declarer, bid, meld_points)
+    if outcome == "played" or tricks_in:
+        if not tricks_in:
+            raise TrickError("enter the trick points of the hand")
+        _check_trick_sum(ruleset, tricks_in)
+        took = [value > 0 for value in tricks_in] if took is None else took
+    else:  # a forfeit before any trick: the other parties keep their melds, no trick needed
+        tricks_in = [0] * parties
+        took = [True] * parties if took is None else took
+    if guilty != declarer:
+        return _caught(ruleset, players, declarer, guilty, bid, meld_points, tricks_in, took)
+    return _played(ruleset, outcome, players, declarer, bid, meld_points, tricks_in, took)
+
+
+def _check_parties(
+    ruleset: Ruleset, players: int, melds: Sequence[int], tricks: Sequence[int]
+) -> int:
+    """The number of parties the entries name, checked against the players and the melds."""
+    if tricks:
+        parties = len(tricks)
+    elif melds:
+        parties = len(melds)
     else:
         parties = players // ruleset.team_size
     if parties < 2:
@@ -421,42 +450,40 @@ def settle(
             expected=parties * ruleset.team_size,
             players=players,
         )
-    if melds_in and len(melds_in) != parties:
+    if melds and len(melds) != parties:
         raise RulesError(
             "melds for {count} parties, but the hand has {parties}",
-            count=len(melds_in),
+            count=len(melds),
             parties=parties,
         )
-    for value in melds_in:
+    for value in melds:
         if value < 0:
             raise RulesError("melds cannot be negative: {value}", value=value)
-    meld_points = melds_in or [0] * parties
-    _check_trick_values(ruleset, tricks_in, scheme_checked=scheme_checked)
+    return parties
 
-    took: list[bool] | None = None
-    if took_trick is not None:
-        if isinstance(took_trick, str | bytes) or not isinstance(took_trick, Sequence):
-            raise RulesError("took_trick must be a list of yes/no, not {value!r}", value=took_trick)
-        took = []
-        for value in took_trick:
-            if not isinstance(value, bool):
-                raise RulesError("took_trick: '{value}' is not yes or no", value=value)
-            took.append(value)
-        if len(took) != parties:
-            raise RulesError(
-                "took_trick for {count} parties, but the hand has {parties}",
-                count=len(took),
-                parties=parties,
-            )
 
-    if outcome == "open_play":
-        if bidder is not None:
-            raise RulesError("open play has no declarer; bidder must be empty")
-        if tricks_in:  # a hand ended early (at once, by a meld or a trick) has fewer
-            _check_trick_sum(ruleset, tricks_in, partial=ended_early)
-        exact = tricks_in or [0] * parties
-        return _open(ruleset, parties, meld_points, exact)
+def _check_took(took_trick: object, parties: int) -> list[bool] | None:
+    """``took_trick`` as a list of yes/no per party (None when not given)."""
+    if took_trick is None:
+        return None
+    if isinstance(took_trick, str | bytes) or not isinstance(took_trick, Sequence):
+        raise RulesError("took_trick must be a list of yes/no, not {value!r}", value=took_trick)
+    took = []
+    for value in took_trick:
+        if not isinstance(value, bool):
+            raise RulesError("took_trick: '{value}' is not yes or no", value=value)
+        took.append(value)
+    if len(took) != parties:
+        raise RulesError(
+            "took_trick for {count} parties, but the hand has {parties}",
+            count=len(took),
+            parties=parties,
+        )
+    return took
 
+
+def _check_declarer(outcome: str, bidder: object, parties: int) -> int:
+    """The declaring party, which every outcome but open play needs."""
     if bidder is None or not _is_int(bidder):
         raise RulesError(
             "'{outcome}' needs the declarer's party, not '{bidder}'", outcome=outcome, bidder=bidder
@@ -468,34 +495,7 @@ def settle(
             parties=parties,
             last=parties - 1,
         )
-
-    if outcome in SPECIAL_GAMES:
-        if not isinstance(won, bool):
-            raise RulesError("say whether the {outcome} was won or lost", outcome=outcome)
-        return _special(ruleset, outcome, bidder, parties, won)
-
-    guilty = _check_at_fault(outcome, at_fault, bidder, parties)
-    bid = check_bid(ruleset, bid)
-    if outcome == "gone_off":
-        if any(tricks_in):
-            raise TrickError("no tricks are played when the declarer goes off")
-        return _gone_off(ruleset, players, bidder, bid, meld_points)
-
-    if outcome == "played" or tricks_in:
-        if not tricks_in:
-            raise TrickError("enter the trick points of the hand")
-        _check_trick_sum(ruleset, tricks_in)
-        if took is None:
-            took = [value > 0 for value in tricks_in]
-        if guilty != bidder:
-            return _caught(ruleset, players, bidder, guilty, bid, meld_points, tricks_in, took)
-        return _played(ruleset, outcome, players, bidder, bid, meld_points, tricks_in, took)
-    # forfeit before any trick: the other parties keep their melds, no trick needed
-    if took is None:
-        took = [True] * parties
-    if guilty != bidder:
-        return _caught(ruleset, players, bidder, guilty, bid, meld_points, [0] * parties, took)
-    return _played(ruleset, outcome, players, bidder, bid, meld_points, [0] * parties, took)
+    return bidder
 
 
 def _check_at_fault(outcome: str, at_fault: object, bidder: int, parties: int) -> int:
@@ -613,7 +613,7 @@ def _gone_off(
 ) -> HandResult:
     parties = len(melds)
     doubled = ruleset.unreachable_bid_doubles and bid > melds[declarer] + ruleset.trick_total
-    bonus = bonus_points(ruleset.going_off_bonus, bid=bid, players=players)
+    bonus = ruleset.going_off.points(bid=bid, players=players)
     credited_melds = [0 if i == declarer else m for i, m in enumerate(melds)]
     bonuses = [0 if i == declarer else bonus for i in range(parties)]
     points = [m + b for m, b in zip(credited_melds, bonuses, strict=True)]
@@ -652,7 +652,7 @@ def _played(
     made = outcome == "played" and count >= bid
     bonuses = [0] * parties
     if not made:
-        bonus = bonus_points(ruleset.failed_bonus, bid=bid, players=players)
+        bonus = ruleset.failed.points(bid=bid, players=players)
         bonuses = [0 if i == declarer else bonus for i in range(parties)]
     points = [m + t + b for m, t, b in zip(credited_melds, credited_tricks, bonuses, strict=True)]
     exact_points = [m + t + b for m, t, b in zip(credited_melds, exact, bonuses, strict=True)]
@@ -703,7 +703,7 @@ def _caught(
     credited_melds = [
         m if t or i == declarer else 0 for i, (m, t) in enumerate(zip(melds, took, strict=True))
     ]
-    bonus = bonus_points(ruleset.failed_bonus, bid=bid, players=players)
+    bonus = ruleset.failed.points(bid=bid, players=players)
     bonuses = [0 if i == guilty else bonus for i in range(parties)]
     points = [m + t + b for m, t, b in zip(credited_melds, credited_tricks, bonuses, strict=True)]
     exact_points = [m + t + b for m, t, b in zip(credited_melds, exact, bonuses, strict=True)]
