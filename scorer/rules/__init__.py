@@ -2,7 +2,7 @@
 
 from .cards import Card, Rank, Suit, format_cards, parse_cards
 from .errors import BidError, CardError, MeldError, RulesError, TrickError
-from .hand import TableHand, settle_at_table
+from .hand import TableHand, kept_entry, settle_at_table
 from .match import (
     MatchProgress,
     PlayedHand,
@@ -10,6 +10,7 @@ from .match import (
     advance,
     check_table,
     first_dealer_of_next,
+    going_on_past_target,
     hand_winner,
     next_dealer_of,
     played_hand,
@@ -48,6 +49,7 @@ from .ruleset import (
     hand_size,
 )
 from .settlement import (
+    BID_OUTCOMES,
     MAX_BID,
     OUTCOMES,
     REASONS,
@@ -76,6 +78,7 @@ from .table import (
 
 __all__ = [
     "BASES",
+    "BID_OUTCOMES",
     "BONUS_KINDS",
     "CARD_POINTS",
     "DEALER_RULES",
@@ -128,8 +131,10 @@ __all__ = [
     "expand_active",
     "first_dealer_of_next",
     "format_cards",
+    "going_on_past_target",
     "hand_size",
     "hand_winner",
+    "kept_entry",
     "leader_of",
     "meld_points",
     "meld_totals",

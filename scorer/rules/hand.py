@@ -19,14 +19,34 @@ from .cards import Suit
 from .errors import MeldError, RulesError
 from .match import PlayedHand, played_hand
 from .reach import check_meld_total, party_meld_totals
-from .ruleset import Ruleset
-from .settlement import HandResult, complete_tricks, settle
+from .ruleset import SPECIAL_GAMES, Ruleset
+from .settlement import BID_OUTCOMES, HandResult, complete_tricks, settle
 from .table import active_parties
 
 T = TypeVar("T")
 
 # outcomes whose trick points are played out and checked against the trick total
 TRICKS_PLAYED = ("played", "forfeit", "open_play")
+
+
+def kept_entry(
+    outcome: str, *, bid: int, won: bool | None, at_fault: int | None
+) -> tuple[int, bool | None, int | None]:
+    """What of the bid, the won/lost and the party at fault this outcome keeps.
+
+    A bid only where the outcome has one, won or lost only for a special game, a
+    party at fault only for a forfeit; the rest is left empty, whatever was typed.
+
+    >>> kept_entry("durch", bid=300, won=True, at_fault=1)
+    (0, True, None)
+    >>> kept_entry("forfeit", bid=300, won=True, at_fault=1)
+    (300, None, 1)
+    """
+    return (
+        bid if outcome in BID_OUTCOMES else 0,
+        won if outcome in SPECIAL_GAMES else None,
+        at_fault if outcome == "forfeit" else None,
+    )
 
 
 @dataclass(frozen=True)
@@ -47,6 +67,11 @@ class TableHand:
     @property
     def points(self) -> tuple[int, ...]:
         return self.played.points
+
+    @property
+    def tricks_sum(self) -> int:
+        """The trick points of the hand added up (the filled-in one included)."""
+        return sum(t for t in self.tricks if t is not None)
 
     @property
     def exact_points(self) -> tuple[int, ...]:

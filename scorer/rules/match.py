@@ -248,6 +248,24 @@ def reached_target(ruleset: Ruleset, totals: Sequence[int]) -> int | None:
     return best
 
 
+def going_on_past_target(ruleset: Ruleset, totals: Sequence[int], finished: bool) -> int | None:
+    """The party that has reached the target although the match goes on, or None.
+
+    With ``end = "with_game"`` only a won game ends the match, with
+    ``"after_any_hand_but_going_off"`` a hand gone off does not: until then a party
+    may stand past the target and the Schreiber should be told why the match goes on.
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> going_on_past_target(PRESETS["standard"].replace(end="with_game"), [1010, 300, 0], False)
+    0
+    >>> going_on_past_target(PRESETS["standard"], [1010, 300, 0], True) is None
+    True
+    """
+    if finished or not totals or ruleset.end not in ("with_game", "after_any_hand_but_going_off"):
+        return None
+    return reached_target(ruleset, totals)
+
+
 def winners_of(
     totals: Sequence[int],
     *,

@@ -131,6 +131,11 @@ class MeldResult:
     rundgang_extra: int = 0
 
     @property
+    def implied_points(self) -> int:
+        """What the implied melds would add."""
+        return sum(m.points for m in self.implied)
+
+    @property
     def names(self) -> tuple[str, ...]:
         """The meld names, in the result's order."""
         return tuple(m.name for m in self.melds)

@@ -82,7 +82,8 @@ REASONS: tuple[str, ...] = (
 )
 """The values of :attr:`HandResult.reason`."""
 
-_BID_OUTCOMES = ("played", "gone_off", "forfeit")
+BID_OUTCOMES: tuple[str, ...] = ("played", "gone_off", "forfeit")
+"""The outcomes that carry a bid (the special games have their own value, open play none)."""
 
 
 @dataclass(frozen=True)
@@ -336,7 +337,7 @@ def _resolve_outcome(ruleset: Ruleset, outcome: object) -> str:
     if ruleset.open_play:
         if outcome in ("played", "open_play"):
             return "open_play"
-        if outcome in _BID_OUTCOMES:
+        if outcome in BID_OUTCOMES:
             raise RulesError(
                 "'{outcome}' needs a bid; this table plays open without bidding", outcome=outcome
             )

@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import Hand, HandEvent, HandParty, Match, utcnow
-from ..rules import SPECIAL_GAMES, HandResult, RulesError, settle_at_table
+from ..rules import HandResult, RulesError, kept_entry, settle_at_table
 from .errors import ConflictError, KeyReusedError, MatchOverError
 from .sheets import Sheet, append_standing, ruleset_of, standing
 from .writes import (
@@ -59,6 +59,7 @@ class Settled:
     points: list[int]
     exact_points: list[int]
     stars: list[int]
+    tricks_sum: int = 0
 
 
 def settle_input(
@@ -104,6 +105,7 @@ def settle_input(
         points=list(table.points),
         exact_points=list(table.exact_points),
         stars=list(table.stars),
+        tricks_sum=table.tricks_sum,
     )
 
 
@@ -133,11 +135,11 @@ def write_hand(hand: Hand, settled: Settled) -> None:
     data = settled.data
     hand.declarer_party = data.declarer
     hand.declarer_seat = data.declarer_seat if data.declarer is not None else None
-    hand.at_fault = data.at_fault if data.outcome == "forfeit" else None
-    hand.bid = data.bid if data.outcome in ("played", "gone_off", "forfeit") else 0
+    hand.bid, hand.won, hand.at_fault = kept_entry(
+        data.outcome, bid=data.bid, won=data.won, at_fault=data.at_fault
+    )
     hand.trump = data.trump
     hand.outcome = data.outcome
-    hand.won = data.won if data.outcome in SPECIAL_GAMES else None
     hand.made = settled.result.made
     hand.declarer_count = settled.result.declarer_count
     hand.updated_at = utcnow()

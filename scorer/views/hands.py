@@ -31,10 +31,10 @@ from ..rules import (
     PRESETS,
     RulesError,
     available_melds,
+    going_on_past_target,
     hand_size,
     offered_points,
     players_dealt_in,
-    reached_target,
 )
 from ..services import ConflictError, HandClosedError, KeyReusedError, MatchOverError, Sheet
 from ..web import go_to, is_htmx, render
@@ -112,14 +112,11 @@ def entry_context(
 def _target_note(sheet: Sheet) -> str | None:
     """Why a match goes on although a party has passed the target (or None).
 
-    The end rule is the rules' (:func:`scorer.rules.reached_target` says who is
-    there); here it is only put in words for the Schreiber.
+    The end rule is the rules' (:func:`scorer.rules.going_on_past_target` says who
+    is there); here it is only put in words for the Schreiber.
     """
     ruleset = sheet.ruleset
-    going_on = ("with_game", "after_any_hand_but_going_off")
-    if sheet.finished or not sheet.totals or ruleset.end not in going_on:
-        return None
-    party = reached_target(ruleset, sheet.totals)
+    party = going_on_past_target(ruleset, sheet.totals, sheet.finished)
     if party is None:
         return None
     if ruleset.end == "with_game":

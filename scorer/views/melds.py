@@ -158,7 +158,7 @@ def implied_offer(calc: Calculator) -> dict[str, Any] | None:
             if len(labels) == 1
             else gettext("%(melds)s and %(last)s", melds=", ".join(labels[:-1]), last=labels[-1])
         ),
-        "points": sum(m.points for m in result.implied),
+        "points": result.implied_points,
         "rundgang": result.rundgang,
     }
 
