@@ -55,6 +55,8 @@ def make_app(tmp_path: Path, **extra: Any) -> Flask:
         "SQLITE_SYNCHRONOUS": "OFF",
         # one client (the test client) asks for many imports and PDFs: limits tested apart
         "RATELIMIT_ENABLED": False,
+        # each test its own work slots: tests running side by side do not wait for each other
+        "WORK_SLOT_DIR": str(tmp_path / "work-slots"),
     }
     config.update(extra)
     app = create_app(config)

@@ -2,7 +2,7 @@
 
 from .cards import Card, Rank, Suit, format_cards, parse_cards
 from .errors import BidError, CardError, MeldError, RulesError, TrickError
-from .hand import TableHand, kept_entry, settle_at_table
+from .hand import HandEntry, TableHand, kept_entry, settle_at_table, settle_entry
 from .match import (
     MatchProgress,
     PlayedHand,
@@ -96,6 +96,7 @@ __all__ = [
     "Bonus",
     "Card",
     "CardError",
+    "HandEntry",
     "HandResult",
     "MatchProgress",
     "Meld",
@@ -154,6 +155,7 @@ __all__ = [
     "seats_of_party",
     "settle",
     "settle_at_table",
+    "settle_entry",
     "settle_hand",
     "smallest_meld",
     "stake_payments",

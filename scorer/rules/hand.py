@@ -50,6 +50,30 @@ def kept_entry(
 
 
 @dataclass(frozen=True)
+class HandEntry:
+    """One hand as the Schreiber entered it, per party of the table, before the rules
+    checked it: from the form through the services to :func:`settle_entry`.
+
+    ``melds``, ``tricks`` and ``took_trick`` have one entry per party of the table
+    (fewer: the rest empty); ``meld_names`` the melds named by the calculator;
+    ``at_fault`` the party at fault of a forfeit (None: the declarer);
+    ``declarer_seat`` the player who declared where a party is a team.
+    """
+
+    declarer: int | None = None
+    bid: int = 0
+    trump: str | None = None
+    outcome: str = "played"
+    won: bool | None = None
+    melds: Sequence[int] = ()
+    meld_names: Sequence[Sequence[str] | None] = ()
+    tricks: Sequence[int | None] = ()
+    took_trick: Sequence[bool | None] = ()
+    at_fault: int | None = None
+    declarer_seat: int | None = None
+
+
+@dataclass(frozen=True)
 class TableHand:
     """A hand settled at the table.
 
@@ -214,3 +238,42 @@ def _check_melds(
             check_meld_total(ruleset, total, suit, totals)
         except MeldError as exc:
             raise MeldError(exc.template, party=party, **exc.params) from None
+
+
+def settle_entry(
+    ruleset: Ruleset,
+    seats: int,
+    dealer: int,
+    entry: HandEntry,
+    *,
+    ended_early: bool = False,
+    restoring: bool = False,
+) -> TableHand:
+    """Settle an entered hand at the table (:func:`settle_at_table`).
+
+    ``restoring``: a hand from a backup, taken as it was saved: its trick points
+    are not checked against the counting scheme, nor its meld totals.
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> entry = HandEntry(declarer=0, bid=200, trump="H", melds=[190, 20, 0],
+    ...                   tricks=[150, 60, None])
+    >>> settle_entry(PRESETS["standard"], 3, 1, entry).points
+    (340, 80, 40)
+    """
+    return settle_at_table(
+        ruleset,
+        seats,
+        dealer,
+        declarer=entry.declarer,
+        bid=entry.bid,
+        outcome=entry.outcome,
+        won=entry.won,
+        melds=entry.melds,
+        tricks=entry.tricks,
+        took_trick=entry.took_trick,
+        ended_early=ended_early,
+        at_fault=entry.at_fault if entry.outcome == "forfeit" else None,
+        scheme_checked=not restoring,
+        trump=entry.trump,
+        melds_checked=not restoring,
+    )

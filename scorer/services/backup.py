@@ -30,6 +30,7 @@ place in the file, for the web layer to word.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from flask_babel import gettext as _
@@ -315,9 +316,13 @@ def _load_hand(match: Match, ruleset: Ruleset, item: Any, where: str, number: in
         else None,
         declarer_seat=r.get_int("declarer_seat", 0, ruleset.players - 1, optional=True),
     )
+    melds: list[int] = []
+    meld_names: list[list[str] | None] = []
+    tricks: list[int | None] = []
+    took: list[bool | None] = []
     for party, line_item in enumerate(lines):
         p = Reader(line_item, _("%(where)s, party %(number)s", where=r.where, number=party + 1))
-        data.melds.append(p.get_int("melds", 0, MAX_POINTS))
+        melds.append(p.get_int("melds", 0, MAX_POINTS))
         names = p.data.get("meld_names")
         if names is not None and (
             not isinstance(names, list)
@@ -325,17 +330,17 @@ def _load_hand(match: Match, ruleset: Ruleset, item: Any, where: str, number: in
             or not all(isinstance(n, str) and 0 < len(n) <= 40 and text_ok(n) for n in names)
         ):
             raise p.fail("meld_names")
-        data.meld_names.append(names or None)
-        data.tricks.append(p.get_int("tricks", 0, MAX_POINTS, optional=True))
-        data.took_trick.append(p.get_bool("took_trick", optional=True))
+        meld_names.append(names or None)
+        tricks.append(p.get_int("tricks", 0, MAX_POINTS, optional=True))
+        took.append(p.get_bool("took_trick", optional=True))
         given_points.append(p.get_int("points", -MAX_HAND_POINTS, MAX_HAND_POINTS))
         given_stars.append(p.get_int("stars", 0, 100))
+    data = replace(data, melds=melds, meld_names=meld_names, tricks=tricks, took_trick=took)
     try:
         if ended_mid_hand:
             if ruleset.end != "at_once" or outcome != "open_play":
                 raise r.fail("ended_mid_hand")
-            data.melds = open_hand_melds(hand, parties)
-            data.tricks = [0] * parties
+            data = replace(data, melds=open_hand_melds(hand, parties), tricks=[0] * parties)
             settled = settle_mid_hand(match, data, hand)
         else:
             settled = settle_input(match, data, hand.dealer_seat, restoring=True)

@@ -6,7 +6,7 @@ settled hand: the form's preview, the save and the backup import all use it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import bindparam, case, func, select
@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import Hand, HandEvent, HandParty, Match, utcnow
-from ..rules import HandResult, RulesError, kept_entry, settle_at_table
+from ..rules import HandEntry, HandResult, RulesError, kept_entry, settle_entry
 from .errors import ConflictError, KeyReusedError, MatchOverError
 from .sheets import Sheet, append_standing, ruleset_of, standing
 from .writes import (
@@ -27,24 +27,8 @@ from .writes import (
     touch,
 )
 
-
-@dataclass
-class HandInput:
-    """What the Schreiber entered for one hand, parsed but not yet checked by the rules."""
-
-    declarer: int | None = None
-    bid: int = 0
-    trump: str | None = None
-    outcome: str = "played"
-    won: bool | None = None
-    melds: list[int] = field(default_factory=list)
-    meld_names: list[list[str] | None] = field(default_factory=list)
-    tricks: list[int | None] = field(default_factory=list)
-    took_trick: list[bool | None] = field(default_factory=list)
-    # a forfeit: the party at fault (None: the declarer)
-    at_fault: int | None = None
-    # the player (seat) who declared, where a party is a team; None elsewhere
-    declarer_seat: int | None = None
+HandInput = HandEntry
+"""What the Schreiber entered for one hand (the rules' frozen :class:`HandEntry`)."""
 
 
 @dataclass
@@ -75,26 +59,17 @@ def settle_input(
     ``restoring``: a hand from a backup, restored as it was saved — its trick points
     are not checked against the counting scheme (hands saved before that check).
 
-    :func:`scorer.rules.settle_at_table` does it all: the dealer sitting out, the
+    :func:`scorer.rules.settle_entry` does it all: the dealer sitting out, the
     trick value filled in from the trick total, the parties put back at their places.
     A forfeit is charged to ``data.at_fault`` (the declarer when None).
     """
-    table = settle_at_table(
+    table = settle_entry(
         ruleset_of(match),
         len(match.seats),
         dealer_seat,
-        declarer=data.declarer,
-        bid=data.bid,
-        outcome=data.outcome,
-        won=data.won,
-        melds=data.melds,
-        tricks=data.tricks,
-        took_trick=data.took_trick,
+        data,
         ended_early=ended_early,
-        at_fault=data.at_fault if data.outcome == "forfeit" else None,
-        scheme_checked=not restoring,
-        trump=data.trump,
-        melds_checked=not restoring,
+        restoring=restoring,
     )
     return Settled(
         data=data,
@@ -146,7 +121,8 @@ def write_hand(hand: Hand, settled: Settled) -> None:
     lines = {p.party: p for p in hand.parties}
     parties = len(settled.points)
     melds = list(data.melds) + [0] * (parties - len(data.melds))
-    names = list(data.meld_names) + [None] * (parties - len(data.meld_names))
+    names = [None if n is None else list(n) for n in data.meld_names]
+    names += [None] * (parties - len(names))
     took = list(data.took_trick) + [None] * (parties - len(data.took_trick))
     for party in range(parties):
         line = lines.get(party)
