@@ -601,19 +601,35 @@
     }
   }
 
+  // a number typed in tens and what the server reads it as (data-bid-tens,
+  // data-meld-tens: typed → meant, rendered from the server's own reading), or 0
+  function tens(f, name, typed) {
+    var text = typed.trim();
+    if (!/^\d{1,5}$/.test(text)) {
+      return 0;
+    }
+    var map;
+    try {
+      map = JSON.parse(f.getAttribute(name) || "{}");
+    } catch (e) {
+      return 0;
+    }
+    return Number(map[String(Number(text))]) || 0;
+  }
+
   function readBid(f) {
     var bid = f.querySelector("#bid");
     var out = f.querySelector("#bid-reading");
     if (!bid || !out) {
       return;
     }
-    var min = number(f, "data-min-bid");
-    var step = number(f, "data-bid-step") || 1;
-    var typed = bid.value.trim();
-    var value = /^\d{1,4}$/.test(typed) ? Number(typed) : 0;
-    var meant = value * 10;
-    var reads = value > 0 && value < min && meant >= min && meant % step === 0;
-    out.textContent = reads ? (f.getAttribute("data-reads-as") || "").replace("{bid}", meant) : "";
+    var meant = tens(f, "data-bid-tens", bid.value);
+    out.textContent = meant
+      ? (f.getAttribute("data-reads-as") || "")
+          .replace("{typed}", bid.value.trim())
+          .replace("{bid}", meant)
+      : "";
+    out.hidden = !meant;
   }
 
   function markZero(line) {
@@ -628,7 +644,10 @@
     }
     f.setAttribute("data-entry", "1");
     Array.prototype.forEach.call(f.querySelectorAll(".party-line"), markZero);
-    readBid(f);
+    var out = f.querySelector("#bid-reading");
+    if (out && !out.textContent) {
+      readBid(f); // (a reading the server wrote, of the bid it was sent, stays)
+    }
   }
 
   document.addEventListener("change", function (evt) {
@@ -647,11 +666,9 @@
 
   // melds typed in tens, as the server reads them (forms.hand.read_melds)
   function readMelds(f, el) {
-    var smallest = number(f, "data-smallest-meld");
-    var typed = el.value.trim();
-    var value = /^\d{1,4}$/.test(typed) ? Number(typed) : 0;
-    if (value > 0 && value < smallest && value * 10 >= smallest) {
-      el.value = String(value * 10);
+    var meant = tens(f, "data-meld-tens", el.value);
+    if (meant) {
+      el.value = String(meant);
     }
   }
 
