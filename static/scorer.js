@@ -373,6 +373,28 @@
     }
   });
 
+  // -- a double tap on save ---------------------------------------------------
+
+  // While a save is on its way its button is disabled (hx-disabled-elt) and a second
+  // send is dropped (hx-sync).  The answer brings the next hand's empty form to the
+  // same place: the tail of the double tap would send that one and get every field
+  // marked.  An empty form sent so soon after an answer is not sent at all.
+  var QUIET_MS = 2000;
+  var answeredAt = 0;
+
+  document.addEventListener("htmx:confirm", function (evt) {
+    var elt = evt.detail && evt.detail.elt;
+    if (isHandForm(elt) && isEmpty(elt) && Date.now() - answeredAt < QUIET_MS) {
+      evt.preventDefault();
+    }
+  });
+
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    if (isHandForm(sentBy(evt))) {
+      answeredAt = Date.now();
+    }
+  });
+
   document.addEventListener("htmx:afterRequest", function (evt) {
     var key = draftOf(evt);
     // the failures (nothing came back, an error status) are handled above

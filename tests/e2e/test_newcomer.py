@@ -6,7 +6,9 @@ Screenshots go to /tmp/h3-shots/ (``H3_SHOTS`` overrides it) for a human to look
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -55,3 +57,54 @@ def test_a_bid_read_in_tens_is_shown_large_and_a_high_bid_is_asked_once(page: Pa
     question.locator("button[name=bid_ok]").click()
     expect(page.locator(ROWS)).to_have_count(1)
     expect(page.locator("#bid-question")).to_have_count(0)
+
+
+def test_a_double_tap_on_save_on_a_slow_line_saves_once_and_shows_no_errors(
+    page: Page,
+) -> None:
+    start_match(page, ["Anna", "Bert", "Carl"])
+    press_start(page)
+
+    sent: list[str] = []
+
+    def slow(route: Any) -> None:
+        sent.append(route.request.method)
+        time.sleep(1.2)  # slow 3G: the answer takes its time
+        route.continue_()
+
+    page.route("**/hands", slow)
+    choose(page, "declarer-set", "0")
+    page.locator("#bid").fill("250")
+    choose(page, "trump-set", "H")
+    page.locator("#parties-0-melds").fill("100")
+    page.locator("#parties-0-tricks").fill("180")
+    page.locator("#parties-1-tricks").fill("60")
+    save = page.locator(".actions button[type=submit]")
+    save.dblclick()
+    expect(save).to_be_disabled()  # while the save is on its way
+    expect(page.locator(ROWS)).to_have_count(1)
+    # the tail of the double tap, on the fresh form after its swap
+    page.wait_for_timeout(150)
+    page.locator(".actions button[type=submit]").click()
+    page.wait_for_timeout(2000)
+    expect(page.locator(ROWS)).to_have_count(1)
+    expect(page.locator("#hand-form .errors")).to_have_count(0)
+    expect(page.locator("#hand-form .form-error")).to_have_count(0)
+    assert sent == ["POST"]  # the tail of the double tap sent nothing
+    snap(page, "2-after-double-tap")
+
+
+def test_the_errors_of_an_empty_form_wrap_within_the_phone(page: Page) -> None:
+    start_match(page, ["Anna", "Bert", "Christine", "Dora"], preset="kreuzbinokel")
+    press_start(page)
+    page.locator(".actions button[type=submit]").click()
+    errors = page.locator("#hand-form .errors li")
+    expect(errors.first).to_be_visible()
+    for i in range(errors.count()):
+        box = errors.nth(i).bounding_box()
+        text = errors.nth(i).text_content()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, text
+        # on a line or two across the width, not a column of letters beside the pills
+        assert box["height"] < 60 and box["width"] > 150, (text, box)
+    page.locator("#trump-set").evaluate("el => el.scrollIntoView({block: 'center'})")
+    snap(page, "2-empty-form-errors")
