@@ -370,6 +370,7 @@
       keepForLater(form);
     } else if (form) {
       settleDraft(keyOf(form));
+      say(form, ""); // the server answered: whatever it was, the connection is there
     }
   });
 
@@ -516,7 +517,16 @@
   document.addEventListener("htmx:afterSettle", tapsWanted);
   document.addEventListener("DOMContentLoaded", setUp);
   document.addEventListener("DOMContentLoaded", tapsWanted);
-  window.addEventListener("online", sendAgain);
+  // back online: a hand waiting goes out (its note says so); a note about the lost
+  // connection with nothing waiting any more goes
+  window.addEventListener("online", function () {
+    var form = handForm();
+    var saved = form ? read(keyOf(form)) : null;
+    if (form && !(saved && saved.pending)) {
+      say(form, "");
+    }
+    sendAgain();
+  });
   window.addEventListener("beforeunload", function () {
     leaving = true;
   });
