@@ -173,3 +173,44 @@ def refused_after_offline(page: Page) -> None:
     expect(page.locator(".offline-note:visible")).to_have_count(0)
     # what was typed stays
     expect(page.locator("#parties-1-tricks")).to_have_value("60")
+
+
+# a browser without the Screen Wake Lock API gets none from this: the switch would stay
+# hidden there (test_app_shell.py), so the API is stood in for where it is missing
+WAKE_LOCK_STAND_IN = """
+if (!('wakeLock' in navigator)) {
+  Object.defineProperty(navigator, 'wakeLock', {value: {request: () => Promise.resolve(
+    {release: () => Promise.resolve(), addEventListener: () => {}})}});
+}
+"""
+
+
+def test_the_keep_awake_switch_is_a_whole_tap_target_in_the_top_bar(page: Page) -> None:
+    page.add_init_script(WAKE_LOCK_STAND_IN)
+    start_match(page, ["Anna", "Bert", "Carl"])
+    press_start(page)
+    switch = page.locator("#wake")
+    expect(switch).to_be_visible()
+    # in the top bar (sticky: in reach wherever the page is scrolled)
+    assert switch.evaluate("el => Boolean(el.closest('.topbar'))")
+    box = switch.bounding_box()
+    assert box is not None and box["width"] >= 44 and box["height"] >= 44, box
+    assert box["x"] + box["width"] <= 390
+    # the whole pill switches, not only the box in it
+    switch.click(position={"x": box["width"] - 8, "y": box["height"] / 2})
+    expect(page.locator("#wake-lock")).to_be_checked()
+    page.mouse.wheel(0, 1500)
+    page.wait_for_timeout(200)
+    box = switch.bounding_box()
+    assert box is not None and 0 <= box["y"] < 60  # still at the top, scrolled down
+    snap(page, "4-wake-switch")
+
+
+def test_the_top_bar_holds_the_switch_without_overlap(page: Page) -> None:
+    page.add_init_script(WAKE_LOCK_STAND_IN)
+    page.goto("/")
+    expect(page.locator("#wake")).to_be_visible()
+    brand = page.locator(".brand").bounding_box()
+    switch = page.locator("#wake").bounding_box()
+    assert brand is not None and switch is not None
+    assert brand["x"] + brand["width"] <= switch["x"], (brand, switch)
