@@ -712,6 +712,20 @@
     }
   }, true);
 
+  // a total taken over from the calculator (the server fires "scorer:taken" at the
+  // party's meld field): on to the next field that needs a value
+  document.addEventListener("scorer:taken", function (evt) {
+    var f = form();
+    var el = evt.target;
+    if (!f || !el || !f.contains(el)) {
+      return;
+    }
+    var next = nextField(f, el);
+    if (next) {
+      next.focus();
+    }
+  });
+
   document.addEventListener("keydown", function (evt) {
     var f = form();
     var el = evt.target;

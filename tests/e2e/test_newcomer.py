@@ -214,3 +214,34 @@ def test_the_top_bar_holds_the_switch_without_overlap(page: Page) -> None:
     switch = page.locator("#wake").bounding_box()
     assert brand is not None and switch is not None
     assert brand["x"] + brand["width"] <= switch["x"], (brand, switch)
+
+
+def test_a_total_taken_from_the_calculator_moves_the_focus_on(page: Page) -> None:
+    start_match(page, ["Anna", "Bert", "Carl"])
+    press_start(page)
+    choose(page, "declarer-set", "0")
+    page.locator("#bid").fill("300")
+    choose(page, "trump-set", "H")
+    # Anna's melds from the calculator: next is her tricks
+    page.locator('button[name="calc0-go"]').click()
+    panel = page.locator("#calc-panel-0")
+    expect(panel.locator(".calc-panel")).to_be_visible()
+    panel.locator('button[name="calc0-add"][value="family H"]').click()
+    expect(panel.locator(".calc-sum")).to_have_text("150")
+    panel.locator('button[name="calc0-take"]').click()
+    expect(page.locator("#parties-0-melds")).to_have_value("150")
+    expect(page.locator("#parties-0-tricks")).to_be_focused()
+    page.locator("#parties-0-tricks").evaluate("el => el.scrollIntoView({block: 'center'})")
+    snap(page, "5-calculator-focus")
+    # Anna's tricks typed already: after Bert's melds, his tricks; with those typed
+    # and Carl's left to be filled in, Carl's melds
+    page.locator("#parties-0-tricks").fill("150")
+    page.locator("#parties-1-tricks").fill("60")
+    page.locator('button[name="calc1-go"]').click()
+    panel = page.locator("#calc-panel-1")
+    expect(panel.locator(".calc-panel")).to_be_visible()
+    panel.locator('button[name="calc1-add"][value="pair E"]').click()
+    expect(panel.locator(".calc-sum")).to_have_text("20")
+    panel.locator('button[name="calc1-take"]').click()
+    expect(page.locator("#parties-1-melds")).to_have_value("20")
+    expect(page.locator("#parties-2-melds")).to_be_focused()
