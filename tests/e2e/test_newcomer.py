@@ -245,3 +245,21 @@ def test_a_total_taken_from_the_calculator_moves_the_focus_on(page: Page) -> Non
     panel.locator('button[name="calc1-take"]').click()
     expect(page.locator("#parties-1-melds")).to_have_value("20")
     expect(page.locator("#parties-2-melds")).to_be_focused()
+
+
+def test_team_names_show_whole_in_the_entry_rows(page: Page) -> None:
+    start_match(page, ["Anna", "Bertold", "Christine", "Dorothea"], preset="kreuzbinokel")
+    press_start(page)
+    names = page.locator(".party-line .pname")
+    expect(names.first).to_contain_text("Anna & Christine")
+    for i in range(names.count()):
+        cut = names.nth(i).evaluate(
+            "el => el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight + 1"
+        )
+        assert not cut, names.nth(i).text_content()
+        box = names.nth(i).bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 390
+    for tname in page.locator(".totals-bar .tname").all():
+        assert not tname.evaluate("el => el.scrollWidth > el.clientWidth"), tname.text_content()
+    page.locator("#parties-0-melds").evaluate("el => el.scrollIntoView({block: 'center'})")
+    snap(page, "6-team-names")
