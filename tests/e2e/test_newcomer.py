@@ -6,6 +6,7 @@ Screenshots go to /tmp/h3-shots/ (``H3_SHOTS`` overrides it) for a human to look
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -263,3 +264,26 @@ def test_team_names_show_whole_in_the_entry_rows(page: Page) -> None:
         assert not tname.evaluate("el => el.scrollWidth > el.clientWidth"), tname.text_content()
     page.locator("#parties-0-melds").evaluate("el => el.scrollIntoView({block: 'center'})")
     snap(page, "6-team-names")
+
+
+def test_the_setup_names_the_usual_game_and_keeps_start_in_reach(page: Page) -> None:
+    page.goto("/new")
+    expect(page.locator("#preset option[value=standard]")).to_contain_text("schwäbisch")
+    expect(page.locator("#preset + noscript + .help, #preset ~ .help").first).to_contain_text(
+        "Standard"
+    )
+    snap(page, "7-setup-top")
+    page.locator("details.house-rules > summary").click()
+    start = page.locator("button[name=action][value=start]")
+    # deep in the house rules, the start button is on the screen
+    page.locator("details.house-rules h3").nth(2).scroll_into_view_if_needed()
+    page.mouse.wheel(0, 600)
+    page.wait_for_timeout(200)
+    box = start.bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844, box
+    assert box["height"] >= 44
+    snap(page, "7-setup-house-rules")
+    for i, name in enumerate(["Anna", "Bert", "Carl"]):
+        page.locator(f"#players-{i}").fill(name)
+    start.click()
+    page.wait_for_url(re.compile(r"/m/[\w-]+$"))
