@@ -280,7 +280,7 @@ def test_the_setup_names_the_usual_game_and_keeps_start_in_reach(page: Page) -> 
     page.mouse.wheel(0, 600)
     page.wait_for_timeout(200)
     box = start.bounding_box()
-    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844, box
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
     assert box["height"] >= 44
     snap(page, "7-setup-house-rules")
     for i, name in enumerate(["Anna", "Bert", "Carl"]):
