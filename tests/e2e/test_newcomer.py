@@ -287,3 +287,15 @@ def test_the_setup_names_the_usual_game_and_keeps_start_in_reach(page: Page) -> 
         page.locator(f"#players-{i}").fill(name)
     start.click()
     page.wait_for_url(re.compile(r"/m/[\w-]+$"))
+
+
+def test_the_bonus_hint_follows_the_number_as_it_is_typed(page: Page) -> None:
+    page.goto("/new")
+    page.locator("details.house-rules > summary").click()
+    hint = page.locator("#hint-going_off_bonus")
+    expect(hint).to_contain_text("30")
+    page.locator("#rule-going_off_bonus").select_option("per_player")
+    page.locator("#rule-going_off_bonus_n").fill("40")
+    expect(hint).to_contain_text("120")
+    hint.evaluate("el => el.scrollIntoView({block: 'center'})")
+    snap(page, "8-bonus-hint")
