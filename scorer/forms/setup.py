@@ -348,8 +348,7 @@ PRESET_LABELS: dict[str, Any] = {
 
 
 def preset_name(preset: str) -> str:
-    """A preset's name without the table it is for ("Standard"), where the players are
-    said next to it (the calculator's own choice, the PDF's rules line)."""
+    """A preset's name without its table ("Standard"): the calculator's choice, the PDF."""
     return str(PRESET_LABELS.get(preset, preset)).split(" (")[0]
 
 
