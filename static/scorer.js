@@ -370,6 +370,29 @@
       keepForLater(form);
     } else if (form) {
       settleDraft(keyOf(form));
+      say(form, ""); // the server answered: whatever it was, the connection is there
+    }
+  });
+
+  // -- a double tap on save ---------------------------------------------------
+
+  // While a save is on its way its button is disabled (hx-disabled-elt) and a second
+  // send is dropped (hx-sync).  The answer brings the next hand's empty form to the
+  // same place: the tail of the double tap would send that one and get every field
+  // marked.  An empty form sent so soon after an answer is not sent at all.
+  var QUIET_MS = 2000;
+  var answeredAt = 0;
+
+  document.addEventListener("htmx:confirm", function (evt) {
+    var elt = evt.detail && evt.detail.elt;
+    if (isHandForm(elt) && isEmpty(elt) && Date.now() - answeredAt < QUIET_MS) {
+      evt.preventDefault();
+    }
+  });
+
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    if (isHandForm(sentBy(evt))) {
+      answeredAt = Date.now();
     }
   });
 
@@ -494,7 +517,16 @@
   document.addEventListener("htmx:afterSettle", tapsWanted);
   document.addEventListener("DOMContentLoaded", setUp);
   document.addEventListener("DOMContentLoaded", tapsWanted);
-  window.addEventListener("online", sendAgain);
+  // back online: a hand waiting goes out (its note says so); a note about the lost
+  // connection with nothing waiting any more goes
+  window.addEventListener("online", function () {
+    var form = handForm();
+    var saved = form ? read(keyOf(form)) : null;
+    if (form && !(saved && saved.pending)) {
+      say(form, "");
+    }
+    sendAgain();
+  });
   window.addEventListener("beforeunload", function () {
     leaving = true;
   });
@@ -601,19 +633,35 @@
     }
   }
 
+  // a number typed in tens and what the server reads it as (data-bid-tens,
+  // data-meld-tens: typed → meant, rendered from the server's own reading), or 0
+  function tens(f, name, typed) {
+    var text = typed.trim();
+    if (!/^\d{1,5}$/.test(text)) {
+      return 0;
+    }
+    var map;
+    try {
+      map = JSON.parse(f.getAttribute(name) || "{}");
+    } catch (e) {
+      return 0;
+    }
+    return Number(map[String(Number(text))]) || 0;
+  }
+
   function readBid(f) {
     var bid = f.querySelector("#bid");
     var out = f.querySelector("#bid-reading");
     if (!bid || !out) {
       return;
     }
-    var min = number(f, "data-min-bid");
-    var step = number(f, "data-bid-step") || 1;
-    var typed = bid.value.trim();
-    var value = /^\d{1,4}$/.test(typed) ? Number(typed) : 0;
-    var meant = value * 10;
-    var reads = value > 0 && value < min && meant >= min && meant % step === 0;
-    out.textContent = reads ? (f.getAttribute("data-reads-as") || "").replace("{bid}", meant) : "";
+    var meant = tens(f, "data-bid-tens", bid.value);
+    out.textContent = meant
+      ? (f.getAttribute("data-reads-as") || "")
+          .replace("{typed}", bid.value.trim())
+          .replace("{bid}", meant)
+      : "";
+    out.hidden = !meant;
   }
 
   function markZero(line) {
@@ -628,7 +676,10 @@
     }
     f.setAttribute("data-entry", "1");
     Array.prototype.forEach.call(f.querySelectorAll(".party-line"), markZero);
-    readBid(f);
+    var out = f.querySelector("#bid-reading");
+    if (out && !out.textContent) {
+      readBid(f); // (a reading the server wrote, of the bid it was sent, stays)
+    }
   }
 
   document.addEventListener("change", function (evt) {
@@ -647,11 +698,9 @@
 
   // melds typed in tens, as the server reads them (forms.hand.read_melds)
   function readMelds(f, el) {
-    var smallest = number(f, "data-smallest-meld");
-    var typed = el.value.trim();
-    var value = /^\d{1,4}$/.test(typed) ? Number(typed) : 0;
-    if (value > 0 && value < smallest && value * 10 >= smallest) {
-      el.value = String(value * 10);
+    var meant = tens(f, "data-meld-tens", el.value);
+    if (meant) {
+      el.value = String(meant);
     }
   }
 
@@ -662,6 +711,20 @@
       readMelds(f, el);
     }
   }, true);
+
+  // a total taken over from the calculator (the server fires "scorer:taken" at the
+  // party's meld field): on to the next field that needs a value
+  document.addEventListener("scorer:taken", function (evt) {
+    var f = form();
+    var el = evt.target;
+    if (!f || !el || !f.contains(el)) {
+      return;
+    }
+    var next = nextField(f, el);
+    if (next) {
+      next.focus();
+    }
+  });
 
   document.addEventListener("keydown", function (evt) {
     var f = form();

@@ -10,6 +10,7 @@ button that changes something.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -28,7 +29,7 @@ from wtforms.validators import ValidationError
 
 from ..models import Hand, Match
 from ..rules import SPECIAL_GAMES, RulesError, Ruleset, check_bid, smallest_meld
-from ..services import HandInput, Sheet, input_of, storable
+from ..services import HandInput, Sheet, bid_ceiling, input_of, storable
 from ..words import OUTCOME_CHOICES, SUITS, rules_message
 from .base import AppForm, WholeNumberField, choice_list, choice_values, key_or_none
 
@@ -70,6 +71,15 @@ class HandForm(AppForm):
     parties = FieldList(FormField(PartyForm), min_entries=2, max_entries=8)
     version = HiddenField()
     idempotency_key = HiddenField(filters=[key_or_none])
+    # the bid the Schreiber confirmed (the button of the question, see asks_bid)
+    bid_ok = HiddenField()
+    # what asks_bid found: the bid asked about, above this table's ceiling
+    bid_question: int | None = None
+    bid_ceiling: int | None = None
+    # the bid as typed when it was read in tens ("140" for 1400), else None
+    bid_typed: str | None = None
+    ceiling_of: Callable[[], int] | None = None
+    asks_only = False
 
     def setup(
         self,
@@ -111,8 +121,12 @@ class HandForm(AppForm):
             while len(self.parties) < len(names):
                 self.parties.append_entry()
         self.party_names = names
-        self.bid.data = read_bid(ruleset, self.bid.data)
+        typed = self.bid.data
+        self.bid.data = read_bid(ruleset, typed)
+        if self.bid.data != typed:
+            self.bid_typed = str(typed)
         self.smallest_meld = smallest_meld(ruleset)
+        self.readings = tens_readings(ruleset, self.smallest_meld)
         for line in self.parties:
             line.form.melds.data = read_melds(self.smallest_meld, line.form.melds.data)
 
@@ -185,7 +199,32 @@ class HandForm(AppForm):
         ):
             self.bid.errors = [*self.bid.errors, _l("Enter the bid.")]
             valid = False
-        return valid
+        asks = self.asks_bid()
+        # only the question: the view says nothing about fields to correct
+        self.asks_only = asks and valid
+        return valid and not asks
+
+    def asks_bid(self) -> bool:
+        """A bid above what this table has bid so far, not yet confirmed: ask once.
+
+        ``ceiling_of`` (set by :func:`hand_form`) gives the ceiling
+        (:func:`scorer.services.bid_ceiling`); ``bid_ok`` carries the bid the
+        Schreiber confirmed with the question's button.  Everything typed stays.
+        """
+        bid, ceiling_of = self.bid.data, self.ceiling_of
+        if (
+            ceiling_of is None
+            or self.outcome.data not in ("played", "gone_off", "forfeit")
+            or self.bid.errors
+            or not isinstance(bid, int)
+            or str(bid) == (self.bid_ok.data or "").strip()
+        ):
+            return False
+        self.bid_ceiling = ceiling_of()
+        if bid <= self.bid_ceiling:
+            return False
+        self.bid_question = bid
+        return True
 
     def validate_bid(self, field: Field) -> None:
         """The bid is checked here too, so that it is marked with every other mistake."""
@@ -247,6 +286,7 @@ def hand_form(
     )
     if not posted:
         form.version.data = str(match.version)
+    form.ceiling_of = lambda: bid_ceiling(match, sheet.ruleset)
     return form
 
 
@@ -289,6 +329,31 @@ def read_bid(ruleset: Ruleset, bid: Any) -> Any:
         return check_bid(ruleset, bid * 10)
     except RulesError:
         return bid
+
+
+# the most numbers a form's reading in tens lists for the page (see tens_readings)
+MAX_READINGS = 1000
+
+
+def tens_readings(ruleset: Ruleset, smallest: int) -> dict[str, dict[str, int]]:
+    """Every number the form reads in tens, and what it reads it as: for the page.
+
+    ``{"bid": {"25": 250, ...}, "melds": {"2": 20, ...}}``, worked out by
+    :func:`read_bid` and :func:`read_melds` themselves, so that static/scorer.js
+    shows the reading while typing without a rule of its own.  A table whose
+    minimum bid would list more than :data:`MAX_READINGS` numbers gets no bid
+    list (the server still reads the bid when it is sent).
+    """
+    low = -(-ruleset.min_bid // 10)
+    bids = range(low, ruleset.min_bid) if ruleset.min_bid - low <= MAX_READINGS else range(0)
+    return {
+        "bid": {str(n): read_bid(ruleset, n) for n in bids if read_bid(ruleset, n) != n},
+        "melds": {
+            str(n): read_melds(smallest, n)
+            for n in range(1, min(smallest, MAX_READINGS))
+            if read_melds(smallest, n) != n
+        },
+    }
 
 
 def read_melds(smallest: int, melds: Any) -> Any:

@@ -337,7 +337,7 @@ BONUS_CHOICES: tuple[tuple[str, Any], ...] = (
 )
 
 PRESET_LABELS: dict[str, Any] = {
-    "standard": _l("Standard (3 players, 40 cards)"),
+    "standard": _l("Standard (Swabian, 3 players)"),
     "kreuzbinokel": _l("Kreuzbinokel (4 players, teams)"),
     "sechser": _l("Sechser (6 players, 3 teams)"),
     "turnier": _l("Tournament (3 players, 12 deals)"),
@@ -346,9 +346,9 @@ PRESET_LABELS: dict[str, Any] = {
     "schweizer": _l("Schweizer (two players, 32 cards)"),
 }
 
+
 def preset_name(preset: str) -> str:
-    """A preset's name without the table it is for ("Standard"), where the players are
-    said next to it (the calculator's own choice, the PDF's rules line)."""
+    """A preset's name without its table ("Standard"): the calculator's choice, the PDF."""
     return str(PRESET_LABELS.get(preset, preset)).split(" (")[0]
 
 

@@ -38,6 +38,8 @@ one of the errors below, worded for the user by the web layer.
 ``backup``
     export_all, and import_backup: a file checked against the rules and
     imported all or nothing.
+``bids``
+    bid_ceiling, highest_bid: a bid above what the table has seen is asked about.
 ``stats``
     The evening at a glance: Stats and PlayerStats per player, session_stats,
     device_stats.
@@ -48,6 +50,7 @@ from __future__ import annotations
 from ..rules import RulesError
 from .backup import export_all, import_backup
 from .backup_format import MAX_FILE_HANDS, MAX_SESSION_HANDS, dumps, export_sessions
+from .bids import bid_ceiling, highest_bid
 from .errors import (
     BackupError,
     ConflictError,
@@ -122,6 +125,7 @@ __all__ = [
     "Sheet",
     "SheetRow",
     "Stats",
+    "bid_ceiling",
     "clean_name",
     "default_parties",
     "delete_hand",
@@ -136,6 +140,7 @@ __all__ = [
     "get_match_for_view",
     "get_session",
     "get_session_for_view",
+    "highest_bid",
     "import_backup",
     "input_of",
     "known_players",

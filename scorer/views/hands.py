@@ -208,7 +208,7 @@ def _save(match: Match, hand: Hand | None) -> WerkzeugResponse:
                 return _fresh_page(match, saved)
             # a correction is made on its own page: back to the sheet (HX-Redirect for htmx)
             return go_to(url_for("matches.show", token=match.token))
-    else:
+    elif not form.asks_only:
         error = gettext("Please correct the marked fields.")
     if status == 409 and not reused:
         fresh = services.sheet(match)

@@ -23,6 +23,7 @@ from ..forms import (
     rules_field_errors,
     ruleset_from_form,
 )
+from ..forms.setup_hints import bonus_hints
 from ..rules import PRESETS, RulesError, Ruleset, check_teams
 from ..web import go_to, render
 from ..words import rules_message
@@ -90,6 +91,8 @@ def _setup_context(form: NewMatchForm, error: str | None = None) -> dict[str, An
         "groups": RULE_GROUPS,
         "options": RULE_OPTIONS,
         "players_known": services.known_players(session.get(RECENT_KEY, [])),
+        # what each bonus gives at this table, in words by the rules
+        "bonus_hints": bonus_hints(form),
     }
 
 

@@ -324,9 +324,12 @@ def in_hand(token: str) -> WerkzeugResponse:
     template = "hands/edit.html" if hand else "matches/show.html"
     response = render(template, "melds/_panel.html", **page)
     if taken is not None and is_htmx():
-        # after the swap: a change on the meld field runs the hand form's live preview
+        # after the swap: a change on the meld field runs the hand form's live preview,
+        # and the focus moves on to the next field that needs a value (static/scorer.js)
         target = {"target": f"#{line.melds.id}"}
-        response.headers["HX-Trigger-After-Settle"] = json.dumps({"change": target})
+        response.headers["HX-Trigger-After-Settle"] = json.dumps(
+            {"change": target, "scorer:taken": target}
+        )
     return response
 
 

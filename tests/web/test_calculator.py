@@ -368,7 +368,11 @@ def test_take_over_fills_the_two_fields_out_of_band(en: FlaskClient) -> None:
     assert "Taken over: 310" in page_text(r)
     assert 'class="calc-panel"' not in html
     trigger = json.loads(r.headers["HX-Trigger-After-Settle"])
-    assert trigger == {"change": {"target": "#parties-0-melds"}}
+    # the live result follows; the page moves the focus on (static/scorer.js)
+    assert trigger == {
+        "change": {"target": "#parties-0-melds"},
+        "scorer:taken": {"target": "#parties-0-melds"},
+    }
 
 
 def test_take_over_without_javascript(en: FlaskClient) -> None:

@@ -173,7 +173,7 @@ def test_schweizer_for_three_players(app: Flask, client: FlaskClient) -> None:
 
 def test_labels_are_short_enough_for_a_phone(client: FlaskClient) -> None:
     html = client.get("/new?lang=de").get_data(as_text=True)
-    assert "Standard (3 Spieler, 40 Karten)<" in html
+    assert "Standard (schwäbisch, 3 Spieler)<" in html
     assert "je volle 100<" in html
 
 
