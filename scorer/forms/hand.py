@@ -28,7 +28,7 @@ from wtforms import (
 from wtforms.validators import ValidationError
 
 from ..models import Hand, Match
-from ..rules import SPECIAL_GAMES, RulesError, Ruleset, check_bid, smallest_meld
+from ..rules import BID_OUTCOMES, SPECIAL_GAMES, RulesError, Ruleset, check_bid, smallest_meld
 from ..services import HandInput, Sheet, bid_ceiling, input_of, storable
 from ..words import OUTCOME_CHOICES, SUITS, rules_message
 from .base import AppForm, WholeNumberField, choice_list, choice_values, key_or_none
@@ -193,7 +193,7 @@ class HandForm(AppForm):
         valid = bool(super().validate(extra_validators))
         # ``Optional()`` ends the bid's validation when it is empty, before validate_bid
         if (
-            self.outcome.data in ("played", "gone_off", "forfeit")
+            self.outcome.data in BID_OUTCOMES
             and self.bid.data is None
             and not self.bid.errors
         ):
@@ -214,7 +214,7 @@ class HandForm(AppForm):
         bid, ceiling_of = self.bid.data, self.ceiling_of
         if (
             ceiling_of is None
-            or self.outcome.data not in ("played", "gone_off", "forfeit")
+            or self.outcome.data not in BID_OUTCOMES
             or self.bid.errors
             or not isinstance(bid, int)
             or str(bid) == (self.bid_ok.data or "").strip()
@@ -228,7 +228,7 @@ class HandForm(AppForm):
 
     def validate_bid(self, field: Field) -> None:
         """The bid is checked here too, so that it is marked with every other mistake."""
-        if self.outcome.data not in ("played", "gone_off", "forfeit"):
+        if self.outcome.data not in BID_OUTCOMES:
             return
         if not field.data and field.errors:
             return  # already refused as typed (no whole number, out of range)

@@ -16,12 +16,10 @@ from sqlalchemy import func, select
 
 from ..extensions import db
 from ..models import Hand, Match
-from ..rules import Ruleset
+from ..rules import BID_OUTCOMES, Ruleset
 
 # the ceiling of a table without a saved bid, in minimum bids
 CEILING_TIMES = 4
-# the outcomes that have a bid (special games have fixed values, open play none)
-BID_OUTCOMES = ("played", "gone_off", "forfeit")
 
 
 def highest_bid(match: Match) -> int | None:
