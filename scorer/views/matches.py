@@ -27,7 +27,7 @@ from ..forms.setup_hints import bonus_hints
 from ..rules import PRESETS, RulesError, Ruleset, check_teams
 from ..web import go_to, render
 from ..words import rules_message
-from .hands import entry_context
+from .entry import entry_context
 
 bp = Blueprint("matches", __name__)
 

@@ -267,7 +267,7 @@ def in_hand(token: str) -> WerkzeugResponse:
     panel alone (and, on "take over", the two meld fields out of band); a
     browser without JavaScript gets the match page with the form as typed.
     """
-    from .hands import entry_context, preview_of
+    from .entry import entry_context, preview_of
 
     match = services.get_match(token)
     ruleset = services.ruleset_of(match)

@@ -276,9 +276,9 @@ def world() -> Iterator[World]:
         hand.update(version=CURRENT, idempotency_key="")
         bases = {(e, running): hand for e in ("hands.create", "hands.update", "hands.preview")}
         bases[("melds.in_hand", running)] = hand
-        bases[("hands.write_meld", two_token)] = {"party": "1", "meld": "pair E"}
-        bases[("hands.set_trump", two_token)] = {"party": "0", "trump": "G"}
-        bases[("hands.finish", two_token)] = {"parties-0-tricks": "130"}
+        bases[("two_player.write_meld", two_token)] = {"party": "1", "meld": "pair E"}
+        bases[("two_player.set_trump", two_token)] = {"party": "0", "trump": "G"}
+        bases[("two_player.finish", two_token)] = {"parties-0-tricks": "130"}
         yield World(
             app,
             client,
@@ -345,10 +345,10 @@ FIELDS: dict[str, st.SearchStrategy[dict[str, str]]] = {
     "hands.update": _form([*HAND_KEYS, "version"], st.one_of(nasty, versions)),
     "hands.delete": _form(["version"], versions),
     "hands.restore": _form(["version"], versions),
-    "hands.write_meld": _form([*TWO_KEYS, "version"], st.one_of(nasty, MELDS, versions)),
-    "hands.set_trump": _form([*TWO_KEYS, "version"], st.one_of(nasty, MELDS, versions)),
-    "hands.remove_meld": _form(["version"], versions),
-    "hands.finish": _form([*TWO_KEYS, "version"], st.one_of(nasty, versions)),
+    "two_player.write_meld": _form([*TWO_KEYS, "version"], st.one_of(nasty, MELDS, versions)),
+    "two_player.set_trump": _form([*TWO_KEYS, "version"], st.one_of(nasty, MELDS, versions)),
+    "two_player.remove_meld": _form(["version"], versions),
+    "two_player.finish": _form([*TWO_KEYS, "version"], st.one_of(nasty, versions)),
     "melds.in_hand": _form([*HAND_KEYS, *CALC_KEYS], CALC_VALUES),
     "sessions.stake": _form(["stake", "stake_basis"], st.one_of(nasty, _keys("full", "hundreds"))),
     "sessions.import_page": st.just({}),

@@ -1,0 +1,218 @@
+"""The match page's entry part: the hand form with its live preview, the two-player
+meld panel, and the htmx answers that put a fresh page in place after a change.
+
+Shared by the hand routes (:mod:`.hands`), the two-player routes (:mod:`.two_player`),
+the match page (:mod:`.matches`) and the meld calculator (:mod:`.melds`).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import request
+from flask_babel import gettext
+from werkzeug.wrappers import Response as WerkzeugResponse
+
+from .. import services
+from ..forms import (
+    ConfirmForm,
+    HandForm,
+    MeldEntryForm,
+    TricksForm,
+    choice_list,
+    hand_form,
+    whole_number,
+)
+from ..models import Hand, Match
+from ..rules import (
+    PRESETS,
+    RulesError,
+    available_melds,
+    going_on_past_target,
+    hand_size,
+    offered_points,
+    players_dealt_in,
+)
+from ..services import Sheet
+from ..web import is_htmx, render
+from ..words import rules_message
+
+
+def version_of(form: Any) -> int | None:
+    """The version the page showed; None when it sent none.  A version that is no
+    whole number names no state of the match (-1): the change is refused as stale."""
+    raw = form.version.data if hasattr(form, "version") else None
+    if raw in (None, ""):
+        return None
+    number = whole_number(raw)
+    return -1 if number is None else number
+
+
+def _hand_size(sheet: Sheet) -> int | None:
+    """Cards in a hand after pressing at this table (None: no fixed size)."""
+    ruleset = sheet.ruleset
+    try:
+        return hand_size(ruleset, players_dealt_in(ruleset))
+    except RulesError:
+        return None
+
+
+def entry_context(
+    match: Match,
+    sheet: Sheet,
+    form: HandForm | None = None,
+    *,
+    hand: Hand | None = None,
+    preview: Any = None,
+    error: str | None = None,
+    saved_row: Any = None,
+) -> dict[str, Any]:
+    """What the match page and its fragments need.
+
+    ``saved_row``: the sheet's row of a hand this very request saved; the page says
+    so above the next hand's form, with an offer to undo it.
+
+    An empty form for a new hand looks the same for every request at this version but
+    for its CSRF token and idempotency key (``cache.fresh_form`` keeps it rendered
+    and builds the WTForms form only when it has to render it), so none is built here.
+    """
+    fresh_form_ok = form is None and hand is None and preview is None and error is None
+    entering = not sheet.finished and not sheet.ruleset.open_play
+    if form is None and entering and not fresh_form_ok:
+        form = hand_form(match, sheet)
+    context: dict[str, Any] = {
+        "match": match,
+        "sheet": sheet,
+        "form": form,
+        "hand": hand,
+        "preview": preview,
+        "error": error,
+        # the buttons of a finished match and of the two-player page
+        "confirm": ConfirmForm(formdata=None, version=str(match.version))
+        if sheet.finished or sheet.ruleset.open_play
+        else None,
+        "hand_size": _hand_size(sheet),
+        "preset_of": PRESETS.get(sheet.ruleset.preset),
+        "fresh_form_ok": fresh_form_ok,
+        "idempotency_key": secrets.token_urlsafe(16),
+        "saved_row": saved_row,
+        "undo": ConfirmForm(formdata=None, version=str(match.version)) if saved_row else None,
+        "target_note": _target_note(sheet),
+    }
+    if sheet.ruleset.open_play and not sheet.finished:
+        context.update(two_player_context(match, sheet))
+    return context
+
+
+def _target_note(sheet: Sheet) -> str | None:
+    """Why a match goes on although a party has passed the target (or None).
+
+    The end rule is the rules' (:func:`scorer.rules.going_on_past_target` says who
+    is there); here it is only put in words for the Schreiber.
+    """
+    ruleset = sheet.ruleset
+    party = going_on_past_target(ruleset, sheet.totals, sheet.finished)
+    if party is None:
+        return None
+    if ruleset.end == "with_game":
+        return gettext(
+            "%(name)s has reached %(target)s, but the match goes on: only a won game ends it.",
+            name=sheet.parties[party],
+            target=ruleset.target,
+        )
+    return gettext(
+        "%(name)s has reached %(target)s, but the match goes on: a hand gone off does not end it.",
+        name=sheet.parties[party],
+        target=ruleset.target,
+    )
+
+
+def preview_of(match: Match, form: HandForm, parties: int, hand: Hand | None) -> dict[str, Any]:
+    """Settle what was typed so far: the live result, or why it is not complete."""
+    data = form.to_input(parties)
+    try:
+        settled = services.preview(match, data, hand)
+    except RulesError as exc:
+        return {"ok": False, "message": rules_message(exc), "data": data}
+    return {"ok": True, "settled": settled, "data": data}
+
+
+def fresh_page(match: Match, saved: Hand | None = None) -> WerkzeugResponse:
+    """After a save over htmx: the whole match content, fresh (sheet, progress, new form)."""
+    sheet = services.sheet(match)
+    row = next((r for r in sheet.rows if saved is not None and r.hand.id == saved.id), None)
+    return swap_by_id(
+        "matches/show.html", "matches/_content.html", **entry_context(match, sheet, saved_row=row)
+    )
+
+
+def swap_by_id(
+    page: str, fragment: str | None = None, status: int = 200, **context: Any
+) -> WerkzeugResponse:
+    """``render``, with htmx putting the fragment where its root element belongs.
+
+    ``#match-content`` goes into ``#match``, which stays on the page while its
+    content is swapped: a form whose answer arrives after the answer to another tap
+    has replaced it still has its answer shown.  (A saved hand's ``#match-top``
+    replaces the top of the page; the hand form that asks for it stays.)  The
+    two-player forms aim at ``#match`` themselves and are not retargeted: htmx would
+    look the target up from a form that may be gone by then.
+    """
+    response = render(page, fragment, status=status, **context)
+    if is_htmx():
+        top = fragment == "matches/_saved.html"
+        target = "match-top" if top else "match"
+        if request.headers.get("HX-Target") != target:
+            response.headers["HX-Retarget"] = f"#{target}"
+        swap = "outerHTML" if top else "innerHTML"
+        if context.get("saved_row") is not None:
+            # a saved hand: the totals, the saved row and who deals next come into view
+            swap += " show:#entry:top"
+        response.headers["HX-Reswap"] = swap
+    return response
+
+
+def two_player_context(
+    match: Match,
+    sheet: Sheet,
+    *,
+    meld_form: MeldEntryForm | None = None,
+    tricks_form: TricksForm | None = None,
+) -> dict[str, Any]:
+    """Meld buttons and the trick form of an open two-player hand."""
+    ruleset = sheet.ruleset
+    melds_so_far = (
+        services.open_hand_melds(sheet.open_hand, ruleset.parties)
+        if sheet.open_hand
+        else [0] * ruleset.parties
+    )
+    if meld_form is None:
+        meld_form = MeldEntryForm(formdata=None)
+        meld_form.version.data = str(match.version)
+        meld_form.hand.data = str(sheet.hand_count + 1)
+    meld_form.party.choices = choice_list((str(i), n) for i, n in enumerate(sheet.parties))
+    trump = sheet.open_hand.trump if sheet.open_hand else None
+    if meld_form.trump.data in ("E", "G", "H", "S"):
+        trump = meld_form.trump.data
+    meld_form.trump.data = trump
+    names = available_melds(ruleset, trump)
+    meld_form.meld.choices = choice_list((n, n) for n in names)
+    if tricks_form is None:
+        tricks_form = TricksForm(formdata=None)
+        tricks_form.version.data = str(match.version)
+        while len(tricks_form.parties) < ruleset.parties:
+            tricks_form.parties.append_entry()
+    return {
+        "meld_form": meld_form,
+        "tricks_form": tricks_form,
+        "melds_so_far": melds_so_far,
+        # the progress bars follow the melds written so far (the sheet's own totals do not)
+        "progress_sheet": services.live_sheet(sheet),
+        "logged": len(sheet.open_hand.meld_log) if sheet.open_hand else 0,
+        "close_early": ruleset.end == "at_once",
+        "meld_names": names,
+        "meld_values": {n: offered_points(n, trump, ruleset) for n in names},
+        "trump": trump,
+        "live_totals": services.live_totals(sheet),
+    }
