@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..models import GameSession, Match
 from .cache import PdfBusy, busy_response, cached_pdf, match_key, render_slot, session_key
-from .layout import css_string, hand_chunks, match_pdf, render_pdf, session_pdf, table_layout
+from .layout import css_string, match_pdf, render_pdf, session_pdf
 from .resources import FetchRefused, fetch_file, font_urls, url_fetcher
 from .words import house_rules, ruleset_line
 
@@ -22,7 +22,6 @@ __all__ = [
     "css_string",
     "fetch_file",
     "font_urls",
-    "hand_chunks",
     "house_rules",
     "match_key",
     "match_pdf",
@@ -33,7 +32,6 @@ __all__ = [
     "session_pdf",
     "sheet_pdf",
     "sheets_pdf",
-    "table_layout",
     "url_fetcher",
 ]
 

@@ -19,23 +19,9 @@ from markupsafe import Markup
 from .. import services
 from ..models import GameSession, Match
 from ..words import outcome_text, signed, suit_name
+from . import grid
 from .resources import font_urls, url_fetcher
 from .words import house_rules, ruleset_line
-
-
-def table_layout(parties: int, teams: bool) -> dict[str, Any]:
-    """Font size (pt) and the widths (mm) of the six hand columns, by the number of parties.
-
-    The page is 186 mm wide; what the hand columns leave is shared by the
-    parties' two columns each (result and running total), which must hold
-    ``(−2.000)`` without clipping.
-    """
-    if parties <= 3:
-        widths = [6, 16, 30 if teams else 21, 15, 14, 25]
-        return {"font": 8.5, "head": 7.5, "widths": widths}
-    if parties == 4:
-        return {"font": 7.5, "head": 6.5, "widths": [5, 13, 16, 11, 13, 19]}
-    return {"font": 6, "head": 5.5, "widths": [5.5, 10, 11, 7, 9.5, 14]}
 
 
 def render_pdf(html: str) -> bytes:
@@ -47,64 +33,25 @@ def render_pdf(html: str) -> bytes:
     return bytes(document.write_pdf())
 
 
-CHUNK = 20  # hands per table row of the sheet (a row breaks between its lines at a page end)
-
-
-def _line(text: str) -> str:
-    # a line of a ``white-space: pre`` cell: a newline in a name would start a new hand
-    return " ".join(str(text).splitlines())
-
-
-TAIL = 3  # the last hands, kept on the page of the totals (never the totals alone)
-
-
-def hand_chunks(
-    sheet: services.Sheet, chunk: int = CHUNK, tail: int = TAIL
-) -> list[list[tuple[str, str]]]:
-    """The sheet's hands as table rows of ``chunk`` hands: per cell its class and its lines.
-
-    WeasyPrint spends most of a long sheet on the boxes, text layouts and
-    borders of its cells; twelve cells for ``chunk`` hands instead of twelve
-    per hand make a 500-hand sheet several times faster.  Every line is one
-    hand, so the columns stay aligned and a row breaks cleanly between hands.
-    The last ``tail`` hands are a row of their own, the last one: the template
-    keeps it with the totals, so a page never starts with the totals alone.
-    """
-    rows = sheet.rows
-    body = rows[: max(0, len(rows) - tail)]
-    parts = [body[start : start + chunk] for start in range(0, len(body), chunk)]
-    if len(rows) > len(body):
-        parts.append(rows[len(body) :])
-    classes = ["l n", "l", "l", "", "l", "l"] + ["pts", "run"] * len(sheet.parties)
-    chunks = []
-    for part in parts:
-        columns: list[list[str]] = [[] for _ in classes]
-        for row in part:
-            hand = row.hand
-            cells = [
-                str(row.number),
-                row.dealer,
-                row.declarer or "",
-                str(hand.bid or ""),
-                suit_name(hand.trump),
-                outcome_text(hand),
-            ]
-            for i, points in enumerate(row.points):
-                if row.sits_out[i]:
-                    cells.append("–")
-                else:
-                    cells.append(signed(points) + (" ★" if row.stars[i] else ""))
-                cells.append(signed(row.totals[i]))
-            for column, cell in zip(columns, cells, strict=True):
-                column.append(_line(cell))
-        chunks.append([(c, "\n".join(lines)) for c, lines in zip(classes, columns, strict=True)])
-    return chunks
-
-
 def _match_context(match: Match) -> dict[str, Any]:
     sheet = services.sheet(match)
     ruleset = sheet.ruleset
     teams = [[s.name for s in match.seats if s.party == party] for party in range(ruleset.parties)]
+    stars = ruleset.special_tally == "stars"
+    totals = [
+        signed(total) + (f" ★{sheet.stars[i]}" if stars and sheet.stars[i] else "")
+        for i, total in enumerate(sheet.totals)
+    ]
+    titles = [
+        "#",
+        gettext("Dealer"),
+        gettext("Declarer"),
+        gettext("Bid"),
+        gettext("Trump"),
+        gettext("Outcome"),
+        gettext("Hand"),
+        gettext("Total"),
+    ]
     return {
         "match": match,
         "sheet": sheet,
@@ -112,9 +59,9 @@ def _match_context(match: Match) -> dict[str, Any]:
         "rules_line": ruleset_line(ruleset),
         "house_rules": house_rules(ruleset),
         "teams": teams if ruleset.teams else [],
-        "layout": table_layout(ruleset.parties, ruleset.teams),
         "seat_names": [s.name for s in match.seats],
-        "chunks": hand_chunks(sheet),
+        "totals": totals,
+        "grid": grid.build(sheet, titles, totals),
     }
 
 

@@ -20,6 +20,7 @@ FONT_FILES = (
     "DejaVuSans-Bold.ttf",
     "DejaVuSansCondensed.ttf",
     "DejaVuSansCondensed-Bold.ttf",
+    "DejaVuSansMono.ttf",  # the hands' lines (scorer.pdf.grid)
 )
 
 
@@ -34,13 +35,14 @@ def allowed_files() -> list[Path]:
 
 
 def font_urls() -> dict[str, str]:
-    """The font file URLs for ``@font-face``: regular, bold and their condensed cuts."""
-    regular, bold, condensed, condensed_bold = allowed_files()
+    """The font file URLs for ``@font-face``: regular, bold, their condensed cuts, mono."""
+    regular, bold, condensed, condensed_bold, mono = allowed_files()
     return {
         "regular": regular.as_uri(),
         "bold": bold.as_uri(),
         "condensed": condensed.as_uri(),
         "condensed_bold": condensed_bold.as_uri(),
+        "mono": mono.as_uri(),
     }
 
 
