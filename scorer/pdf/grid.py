@@ -63,7 +63,7 @@ class Grid:
     columns: list[Column]
     parties: list[str]
     font: float
-    chunks: list[str]  # per table row, its lines joined by newlines
+    chunks: list[list[tuple[int, str]]]  # per table row its cells: columns spanned, lines
     rows: int
 
     def char_pt(self) -> float:
@@ -79,35 +79,45 @@ class Grid:
 
     @property
     def background(self) -> str:
-        """The lines' ``background``: the rule before every party, the totals' band, the stripes.
+        """The lines' ``background``: the rule before every party and the lines between hands.
 
-        Positions are computed here, so they meet the head's columns to the
-        hundredth of a point.
+        Drawn once per page (it is the background of the row group, not of
+        every cell); positions are computed here, so they meet the head's
+        columns to the thousandth of a point.  Above the lines the rules, below
+        them the band of the running totals.
         """
-        rules = []  # hard stops of one gradient across the width: a gradient of one
-        bands = []  # colour would be painted over the whole cell
+        # a gradient of a single colour is painted over the whole box, whatever its
+        # size: these go from a colour to one a shade away
+        # one gradient across the width with hard stops: a gradient layer of its
+        # own per rule would be painted over the whole box (WeasyPrint's shading
+        # is not clipped to the layer's size)
+        rules: list[str] = []
+        bands: list[str] = []
         x = 0.0
         for column in self.columns:
             pt = self.column_pt(column)
             if column.key == "pts":
-                rules.append(
-                    f"transparent {x:.3f}pt, #111 {x:.3f}pt, #111 {x + 1:.3f}pt, "
-                    f"transparent {x + 1:.3f}pt"
-                )
+                rules.append(hard_stops(x, x + 1, "#111"))
             if column.key == "run":
-                bands.append(
-                    f"transparent {x:.3f}pt, #eee {x:.3f}pt, #eee {x + pt:.3f}pt, "
-                    f"transparent {x + pt:.3f}pt"
-                )
+                bands.append(hard_stops(x, x + pt, "#eee"))
             x += pt
         line = LINE_MM - RULE_MM
-        layers = [
-            f"linear-gradient(to right, {', '.join(rules)})",
+        stripes = (
             f"linear-gradient(to bottom, transparent {line:.2f}mm, #bbb {line:.2f}mm) "
-            f"0 0 / 100% {LINE_MM}mm repeat-y",
-            f"linear-gradient(to right, {', '.join(bands)})",
-        ]
-        return ", ".join(layers if rules else layers[1:2])
+            f"0 0 / 100% {LINE_MM}mm repeat-y"
+        )
+        if not rules:
+            return stripes
+        across = "linear-gradient(to right, {})"
+        return f"{across.format(', '.join(rules))}, {stripes}, {across.format(', '.join(bands))}"
+
+
+def hard_stops(start: float, end: float, colour: str) -> str:
+    """Gradient stops that paint ``colour`` from ``start`` to ``end`` (pt), nothing around."""
+    return (
+        f"transparent {start:.3f}pt, {colour} {start:.3f}pt, "
+        f"{colour} {end:.3f}pt, transparent {end:.3f}pt"
+    )
 
 
 def text_width(text: str) -> int:
@@ -218,18 +228,43 @@ def build(
     # what the page leaves goes to the outcome, so the table is as wide as the head
     columns[5].width += max(0, int(PAGE_PT / (MONO_EM * font)) - sum(c.width + 2 for c in columns))
 
-    def line(cells: list[str]) -> str:
-        out = []
-        for column, cell in zip(columns, cells, strict=True):
-            text = clip(cell, column.width)
-            pad = " " * (column.width - text_width(text))
-            out.append(" " + (pad + text if column.right else text + pad) + " ")
-        return "".join(out).rstrip()
+    def padded(column: Column, cell: str) -> str:
+        text = clip(cell, column.width)
+        pad = " " * (column.width - text_width(text))
+        return " " + (pad + text if column.right else text + pad) + " "
 
+    # a name the mono font cannot write exactly (other scripts, emoji, combining
+    # marks) is drawn in some other font, of a width nobody knows here: then
+    # the names get cells of their own and the table keeps the columns aligned
+    names_fit = all(monospaced(cells[1]) and monospaced(cells[2]) for cells in lines)
+    spans = [(0, len(columns))] if names_fit else [(0, 1), (1, 2), (2, 3), (3, len(columns))]
     rows = sheet.rows
     body = max(0, len(rows) - tail)
-    texts = [line(cells) for cells in lines]
-    parts = [texts[start : min(start + chunk, body)] for start in range(0, body, chunk)]
-    if len(texts) > body:
-        parts.append(texts[body:])
-    return Grid(columns, list(sheet.parties), font, ["\n".join(p) for p in parts], len(rows))
+    parts = [lines[start : min(start + chunk, body)] for start in range(0, body, chunk)]
+    if len(lines) > body:
+        parts.append(lines[body:])
+    chunks = []
+    for part in parts:
+        cells = []
+        for start, end in spans:
+            texts = [
+                "".join(
+                    padded(c, t) for c, t in zip(columns[start:end], hand[start:end], strict=True)
+                )
+                for hand in part
+            ]
+            cells.append((end - start, "\n".join(t.rstrip() for t in texts)))
+        chunks.append(cells)
+    return Grid(columns, list(sheet.parties), font, chunks, len(rows))
+
+
+@functools.lru_cache(maxsize=256)
+def monospaced(text: str) -> bool:
+    """Whether DejaVu Sans Mono writes ``text`` one glyph of :data:`MONO_EM` per character."""
+    try:
+        covered = _advances(str(allowed_files()[4]))[0]
+    except (OSError, KeyError):
+        return text.isascii()
+    return all(
+        ord(c) in covered and not unicodedata.combining(c) and text_width(c) == 1 for c in text
+    )
