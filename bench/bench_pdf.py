@@ -18,8 +18,10 @@ Run: ``.venv/bin/python bench/bench_pdf.py [runs]``.
 an evening of 100, 500 and 1,000 hands (one session; matches of at most
 ``MAX_HANDS`` hands, 500) it starts a fresh Python process per size, renders
 the session PDF there once cold (the process's first render: WeasyPrint
-imported, fonts read) and once warm, and prints seconds, pages, seconds per hand
-and per page: ``.venv/bin/python bench/bench_pdf.py --per-hand``.
+imported, fonts read, templates compiled) and once warm, and prints seconds
+(wall and CPU), pages, seconds per hand and per page, and what each further
+hand and page costs between the smallest and the largest evening (warm CPU):
+``.venv/bin/python bench/bench_pdf.py --per-hand [hands ...]``.
 """
 
 from __future__ import annotations
@@ -160,6 +162,15 @@ def per_hand(sizes: tuple[int, ...] = (100, 500, 1000)) -> list[dict[str, Any]]:
             f"{row['warm']:5.2f} s ({row['warm_cpu']:4.2f})  "
             f"{row['cold'] / hands * 1000:6.2f} ms  {row['warm'] / hands * 1000:6.2f} ms  "
             f"{row['warm'] / row['pages'] * 1000:5.0f} ms"
+        )
+    if len(results) > 1 and results[-1]["hands"] > results[0]["hands"]:
+        first, last = results[0], results[-1]
+        hands = last["hands"] - first["hands"]
+        pages_ = last["pages"] - first["pages"]
+        cpu = last["warm_cpu"] - first["warm_cpu"]
+        print(
+            f"each further hand ({first['hands']} → {last['hands']}, warm CPU): "
+            f"{cpu / hands * 1000:.2f} ms; each further page: {cpu / pages_ * 1000:.0f} ms"
         )
     return results
 

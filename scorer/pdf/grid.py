@@ -6,12 +6,13 @@ hand (three parties); here every hand is one line of DejaVu Sans Mono, its
 columns padded with spaces in Python, so a hand costs one line.  All glyphs of
 the font are equally wide (:data:`MONO_EM`), so the table head above the lines
 gets column widths that meet the grid exactly, and the rules between the
-parties and the stripes between the hands are the cell's backgrounds, drawn
-once per page instead of once per cell.
+parties, the band of the running totals and the lines between hands are the
+background of the row group, drawn once a page instead of once a cell.
 
 The widths come from what the sheet holds (the longest name, outcome, number),
-capped for names; the font shrinks from the size of the layout
-(:data:`FONT_SIZES`) until the grid fits the 186 mm of the page.
+capped for names (:data:`CAPS`); the font shrinks from :func:`font_size` until
+the grid fits the 186 mm of the page.  A name the mono font cannot write
+exactly (another script, an emoji) gets cells of its own (:func:`monospaced`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 
 from .. import services
 from ..words import outcome_text, signed, suit_name
-from .resources import allowed_files
+from .resources import font_file
 
 MONO_EM = 1233 / 2048  # the advance of every glyph of DejaVu Sans Mono, in em
 PAGE_PT = 186 / 25.4 * 72  # A4 less the side margins
@@ -61,10 +62,8 @@ class Grid:
     """The hands as lines: the columns, the font, and the lines in table rows."""
 
     columns: list[Column]
-    parties: list[str]
     font: float
     chunks: list[list[tuple[int, str]]]  # per table row its cells: columns spanned, lines
-    rows: int
 
     def char_pt(self) -> float:
         return MONO_EM * self.font
@@ -79,18 +78,15 @@ class Grid:
 
     @property
     def background(self) -> str:
-        """The lines' ``background``: the rule before every party and the lines between hands.
+        """The lines' ``background``: rules before the parties, lines between hands, bands.
 
-        Drawn once per page (it is the background of the row group, not of
-        every cell); positions are computed here, so they meet the head's
-        columns to the thousandth of a point.  Above the lines the rules, below
-        them the band of the running totals.
+        Drawn once a page (the background of the row group, not of every
+        cell); the positions are computed here, so they meet the head's columns
+        to the thousandth of a point.  Above the lines between hands the rules,
+        below them the band of the running totals.  Rules and bands are hard
+        stops of one gradient across the width each: a gradient layer sized to
+        a single rule is painted over the whole box by WeasyPrint 70.
         """
-        # a gradient of a single colour is painted over the whole box, whatever its
-        # size: these go from a colour to one a shade away
-        # one gradient across the width with hard stops: a gradient layer of its
-        # own per rule would be painted over the whole box (WeasyPrint's shading
-        # is not clipped to the layer's size)
         rules: list[str] = []
         bands: list[str] = []
         x = 0.0
@@ -160,7 +156,7 @@ def _advances(path: str) -> tuple[dict[int, int], int, int]:
 def head_width(text: str) -> int:
     """Grid cells a head text takes in the head's font (DejaVu Sans Condensed Bold, smaller)."""
     try:
-        advances, units, fallback = _advances(str(allowed_files()[3]))
+        advances, units, fallback = _advances(str(font_file("DejaVuSansCondensed-Bold.ttf")))
     except (OSError, KeyError):  # no such font: a generous guess
         return math.ceil(len(text) * 1.05)
     em = sum(advances.get(ord(c), fallback) for c in text) / units
@@ -214,6 +210,9 @@ def build(
         if column.key == "run":
             widest = max(widest, text_width(totals[(index - 6) // 2]))
         natural.append(widest)
+    for key in ("pts", "run"):  # every party as wide as the widest
+        same = max(w for c, w in zip(columns, natural, strict=True) if c.key == key)
+        natural = [same if c.key == key else w for c, w in zip(columns, natural, strict=True)]
     head_widths = [head_width(c.title) for c in columns]
     # the names shrink first, then the font, until the grid fits the page
     caps = dict(CAPS)
@@ -255,14 +254,14 @@ def build(
             ]
             cells.append((end - start, "\n".join(t.rstrip() for t in texts)))
         chunks.append(cells)
-    return Grid(columns, list(sheet.parties), font, chunks, len(rows))
+    return Grid(columns, font, chunks)
 
 
 @functools.lru_cache(maxsize=256)
 def monospaced(text: str) -> bool:
     """Whether DejaVu Sans Mono writes ``text`` one glyph of :data:`MONO_EM` per character."""
     try:
-        covered = _advances(str(allowed_files()[4]))[0]
+        covered = _advances(str(font_file("DejaVuSansMono.ttf")))[0]
     except (OSError, KeyError):
         return text.isascii()
     return all(

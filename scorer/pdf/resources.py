@@ -34,6 +34,11 @@ def allowed_files() -> list[Path]:
     return [font_dir / name for name in FONT_FILES]
 
 
+def font_file(name: str) -> Path:
+    """The path of one of :data:`FONT_FILES`."""
+    return allowed_files()[FONT_FILES.index(name)]
+
+
 def font_urls() -> dict[str, str]:
     """The font file URLs for ``@font-face``: regular, bold, their condensed cuts, mono."""
     regular, bold, condensed, condensed_bold, mono = allowed_files()
