@@ -33,7 +33,7 @@ CHUNK = 20  # hands per table row (a row breaks between its lines at a page end)
 TAIL = 3  # the last hands, kept on the page of the totals (never the totals alone)
 LINE_MM = 5.75  # one hand, with its rule
 RULE_MM = 0.14  # the grey rule under every hand
-MIN_FONT = 5.5
+MIN_FONT = 5.5  # pt; below it the names are cut shorter
 KEYS = ("n", "dealer", "declarer", "bid", "trump", "outcome")
 CAPS = {"dealer": 12, "declarer": 16, "trump": 8, "outcome": 22}  # longer names get "…"
 
@@ -56,6 +56,25 @@ class Column:
     right: bool
     width: int = 1
 
+    roomy: bool = True  # a space either side; else only where columns would touch
+
+    @property
+    def before(self) -> int:
+        """Spaces before the text (none at the left edge of the table)."""
+        if self.key == "n":
+            return 0
+        return 1 if self.roomy or self.key != "run" else 0
+
+    @property
+    def after(self) -> int:
+        """Spaces after the text (always before a party's rule and the totals' band)."""
+        return 1 if self.roomy or self.key in ("outcome", "pts", "run") else 0
+
+    @property
+    def cells(self) -> int:
+        """The column's width in characters, its spaces included."""
+        return self.before + self.width + self.after
+
 
 @dataclass
 class Grid:
@@ -69,8 +88,8 @@ class Grid:
         return MONO_EM * self.font
 
     def column_pt(self, column: Column) -> float:
-        """A column's width in pt: its characters and one space either side."""
-        return round((column.width + 2) * self.char_pt(), 3)
+        """A column's width in pt: its characters and its spaces."""
+        return round(column.cells * self.char_pt(), 3)
 
     @property
     def width_pt(self) -> float:
@@ -214,23 +233,31 @@ def build(
         same = max(w for c, w in zip(columns, natural, strict=True) if c.key == key)
         natural = [same if c.key == key else w for c, w in zip(columns, natural, strict=True)]
     head_widths = [head_width(c.title) for c in columns]
-    # the names shrink first, then the font, until the grid fits the page
+    # the spaces go first, then the names shrink, then the font, until the grid fits
+    base = font_size(len(sheet.parties))
+    for column, widest, head in zip(columns, natural, head_widths, strict=True):
+        column.width = max(1, head, min(widest, CAPS.get(column.key, widest)))
+    if PAGE_PT / (sum(c.cells for c in columns) * MONO_EM) < base:
+        for column in columns:
+            column.roomy = False
     caps = dict(CAPS)
     while True:
         for column, widest, head in zip(columns, natural, head_widths, strict=True):
             column.width = max(1, head, min(widest, caps.get(column.key, widest)))
-        fits = PAGE_PT / (sum(c.width + 2 for c in columns) * MONO_EM)
+        fits = PAGE_PT / (sum(c.cells for c in columns) * MONO_EM)
         if fits >= MIN_FONT or max(caps.values()) <= 4:
             break
         caps[max(caps, key=caps.__getitem__)] -= 1
-    font = min(font_size(len(sheet.parties)), math.floor(fits * 10) / 10)
+    font = min(base, math.floor(fits * 10) / 10)
     # what the page leaves goes to the outcome, so the table is as wide as the head
-    columns[5].width += max(0, int(PAGE_PT / (MONO_EM * font)) - sum(c.width + 2 for c in columns))
+    columns[5].width += max(0, int(PAGE_PT / (MONO_EM * font)) - sum(c.cells for c in columns))
 
     def padded(column: Column, cell: str) -> str:
         text = clip(cell, column.width)
         pad = " " * (column.width - text_width(text))
-        return " " + (pad + text if column.right else text + pad) + " "
+        return (
+            " " * column.before + (pad + text if column.right else text + pad) + " " * column.after
+        )
 
     # a name the mono font cannot write exactly (other scripts, emoji, combining
     # marks) is drawn in some other font, of a width nobody knows here: then
