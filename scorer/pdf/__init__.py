@@ -1,6 +1,7 @@
-"""The score sheet as a PDF: the layout (:mod:`.layout`), what it may read
-(:mod:`.resources`), the rules in words (:mod:`.words`), and the disk cache with
-the render slots shared by every worker process (:mod:`.cache`).
+"""The score sheet as a PDF: the layout (:mod:`.layout`), the hands as lines of a
+monospaced grid (:mod:`.grid`), what a sheet may read (:mod:`.resources`), the
+rules in words (:mod:`.words`), and the disk cache with the render slots shared
+by every worker process (:mod:`.cache`).
 
 The views ask for :func:`sheet_pdf` and :func:`sheets_pdf`: a PDF from the
 cache when nothing it shows has changed, else rendered in a slot and kept.
