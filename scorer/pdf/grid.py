@@ -33,6 +33,7 @@ CHUNK = 20  # hands per table row (a row breaks between its lines at a page end)
 TAIL = 3  # the last hands, kept on the page of the totals (never the totals alone)
 LINE_MM = 5.75  # one hand, with its rule
 RULE_MM = 0.14  # the grey rule under every hand
+ROOMY_SHRINK = 1.0  # pt the font may lose before columns lose their spaces
 MIN_FONT = 5.5  # pt; below it the names are cut shorter
 KEYS = ("n", "dealer", "declarer", "bid", "trump", "outcome")
 CAPS = {"dealer": 12, "declarer": 16, "trump": 8, "outcome": 22}  # longer names get "…"
@@ -137,6 +138,8 @@ def hard_stops(start: float, end: float, colour: str) -> str:
 
 def text_width(text: str) -> int:
     """Grid cells a text takes: East Asian wide characters two, combining marks none."""
+    if text.isascii():
+        return len(text)
     width = 0
     for char in text:
         if unicodedata.combining(char):
@@ -233,11 +236,12 @@ def build(
         same = max(w for c, w in zip(columns, natural, strict=True) if c.key == key)
         natural = [same if c.key == key else w for c, w in zip(columns, natural, strict=True)]
     head_widths = [head_width(c.title) for c in columns]
-    # the spaces go first, then the names shrink, then the font, until the grid fits
+    # the font shrinks a little first, then the spaces go, then the names shrink,
+    # then the font again, until the grid fits
     base = font_size(len(sheet.parties))
     for column, widest, head in zip(columns, natural, head_widths, strict=True):
         column.width = max(1, head, min(widest, CAPS.get(column.key, widest)))
-    if PAGE_PT / (sum(c.cells for c in columns) * MONO_EM) < base:
+    if PAGE_PT / (sum(c.cells for c in columns) * MONO_EM) < base - ROOMY_SHRINK:
         for column in columns:
             column.roomy = False
     caps = dict(CAPS)
