@@ -13,6 +13,15 @@ allows (as many 500-hand matches as fit in one upload of ``MAX_CONTENT_LENGTH``)
 each rendered once and then asked again (served from the cache).  The long
 matches are imported from a backup, which is much faster than playing them.
 Run: ``.venv/bin/python bench/bench_pdf.py [runs]``.
+
+``--per-hand`` measures what a sheet costs per hand and per page instead: for
+an evening of 100, 500 and 1,000 hands (one session; matches of at most
+``MAX_HANDS`` hands, 500) it starts a fresh Python process per size, renders
+the session PDF there once cold (the process's first render: WeasyPrint
+imported, fonts read, templates compiled) and once warm, and prints seconds
+(wall and CPU), pages, seconds per hand and per page, and what each further
+hand and page costs between the smallest and the largest evening (warm CPU):
+``.venv/bin/python bench/bench_pdf.py --per-hand [hands ...]``.
 """
 
 from __future__ import annotations
@@ -100,6 +109,72 @@ def timed(client: Any, url: str) -> tuple[float, float, bytes]:
     return time.perf_counter() - start, time.process_time() - start_cpu, response.data
 
 
+def evening(hands: int) -> None:
+    """One process, one session of ``hands`` hands: its PDF rendered cold and then warm."""
+    with tempfile.TemporaryDirectory() as tmp:
+        app = make_app(
+            Path(tmp),
+            PDF_CACHE=False,
+            PDF_SLOT_DIR=str(Path(tmp) / "pdf-slots"),
+            PDF_SLOT_WAIT=600,
+        )
+        matches = -(-hands // backup.MAX_HANDS)
+        data = session_backup(app, hands // matches, matches)
+        session = imported(app, data)
+        client = app.test_client()
+        url = f"/s/{session}/sheets.pdf?lang=de"
+        cold, cold_cpu, pdf = timed(client, url)
+        warm, warm_cpu, _ = timed(client, url)
+        print(
+            json.dumps(
+                {
+                    "hands": hands,
+                    "matches": matches,
+                    "pages": pages(pdf),
+                    "kib": len(pdf) // 1024,
+                    "cold": cold,
+                    "cold_cpu": cold_cpu,
+                    "warm": warm,
+                    "warm_cpu": warm_cpu,
+                }
+            )
+        )
+
+
+def per_hand(sizes: tuple[int, ...] = (100, 500, 1000)) -> list[dict[str, Any]]:
+    """:func:`evening` for each size in a fresh process; the figures, also printed."""
+    results = []
+    print("session PDF; cold: the process's first render, warm: the same PDF again; wall (CPU)")
+    print(
+        "hands  pages  cold             warm             per hand, cold   warm     per page, warm"
+    )
+    for hands in sizes:
+        out = subprocess.run(
+            [sys.executable, __file__, "--evening", str(hands)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        row = json.loads(out.strip().splitlines()[-1])
+        results.append(row)
+        print(
+            f"{hands:5}  {row['pages']:5}  {row['cold']:5.2f} s ({row['cold_cpu']:4.2f})  "
+            f"{row['warm']:5.2f} s ({row['warm_cpu']:4.2f})  "
+            f"{row['cold'] / hands * 1000:6.2f} ms  {row['warm'] / hands * 1000:6.2f} ms  "
+            f"{row['warm'] / row['pages'] * 1000:5.0f} ms"
+        )
+    if len(results) > 1 and results[-1]["hands"] > results[0]["hands"]:
+        first, last = results[0], results[-1]
+        hands = last["hands"] - first["hands"]
+        pages_ = last["pages"] - first["pages"]
+        cpu = last["warm_cpu"] - first["warm_cpu"]
+        print(
+            f"each further hand ({first['hands']} → {last['hands']}, warm CPU): "
+            f"{cpu / hands * 1000:.2f} ms; each further page: {cpu / pages_ * 1000:.0f} ms"
+        )
+    return results
+
+
 def main(runs: int = 10) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         app = make_app(
@@ -161,4 +236,9 @@ def main(runs: int = 10) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 10)
+    if sys.argv[1:2] == ["--evening"]:
+        evening(int(sys.argv[2]))
+    elif sys.argv[1:2] == ["--per-hand"]:
+        per_hand(tuple(int(n) for n in sys.argv[2:]) or (100, 500, 1000))
+    else:
+        main(int(sys.argv[1]) if len(sys.argv) > 1 else 10)

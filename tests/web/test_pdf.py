@@ -17,6 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorer import pdf, services
+from scorer.pdf import layout
 from scorer.services import HandInput, backup_format
 from scorer.words import signed
 from tests.builders import fresh_app, hand_input, service_match, session_token_of
@@ -309,7 +310,7 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         made.append(1)
         return real(html)
 
-    monkeypatch.setattr(pdf, "render_pdf", counting)
+    monkeypatch.setattr(layout, "render_pdf", counting)
     return made
 
 
