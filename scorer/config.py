@@ -39,11 +39,7 @@ class Config:
     PDF_CACHE_DIR: str | None = None  # default: <instance>/pdf-cache
     PDF_CACHE_FILES = 200
     PDF_CACHE_BYTES = 200 * 1024 * 1024
-    # at most this many renders at once across all worker processes (flock on slot files)
-    PDF_SLOTS = 1
-    PDF_SLOT_DIR: str | None = None  # default: <instance>/pdf-slots
-    PDF_SLOT_WAIT = 3.0  # seconds a request waits for a slot before its 503
-    PDF_RETRY_AFTER = 10  # seconds, the 503's Retry-After
+    # renders run in the work slots below (WORK_SLOTS), shared with the imports
     # expensive work (PDF renders, backup imports), scorer.slots: at most WORK_SLOTS at
     # once across all worker processes of this instance (flock on files of WORK_SLOT_DIR)
     WORK_SLOTS = 1

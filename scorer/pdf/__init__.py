@@ -1,7 +1,7 @@
 """The score sheet as a PDF: the layout (:mod:`.layout`), the hands as lines of a
 monospaced grid (:mod:`.grid`), what a sheet may read (:mod:`.resources`), the
-rules in words (:mod:`.words`), and the disk cache with the render slots shared
-by every worker process (:mod:`.cache`).
+rules in words (:mod:`.words`), and the disk cache (:mod:`.cache`); a render runs in
+one of the work slots shared by every worker process (:mod:`scorer.slots`).
 
 The views ask for :func:`sheet_pdf` and :func:`sheets_pdf`: a PDF from the
 cache when nothing it shows has changed, else rendered in a slot and kept.
@@ -10,7 +10,7 @@ cache when nothing it shows has changed, else rendered in a slot and kept.
 from __future__ import annotations
 
 from ..models import GameSession, Match
-from .cache import PdfBusy, busy_response, cached_pdf, match_key, render_slot, session_key
+from .cache import PdfBusy, cached_pdf, match_key, session_key
 from .layout import css_string, match_pdf, render_pdf, session_pdf
 from .resources import FetchRefused, fetch_file, font_urls, url_fetcher
 from .words import house_rules, ruleset_line
@@ -18,7 +18,6 @@ from .words import house_rules, ruleset_line
 __all__ = [
     "FetchRefused",
     "PdfBusy",
-    "busy_response",
     "cached_pdf",
     "css_string",
     "fetch_file",
@@ -27,7 +26,6 @@ __all__ = [
     "match_key",
     "match_pdf",
     "render_pdf",
-    "render_slot",
     "ruleset_line",
     "session_key",
     "session_pdf",

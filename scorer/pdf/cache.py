@@ -3,14 +3,14 @@
 A long sheet is expensive (a second or more of CPU for a long match), so a
 rendered PDF is kept as a file under the instance folder, keyed by everything
 it shows, and served from there until the match changes (:func:`cached_pdf`);
-and at most ``PDF_SLOTS`` renders run at once across all worker processes — a
-request that finds every slot taken for ``PDF_SLOT_WAIT`` seconds gets a 503
-with ``Retry-After`` (:func:`busy_response`) instead of tying up one more worker.
+and a render runs in one of the work slots it shares with the backup imports
+(:mod:`scorer.slots`): a request that finds every slot taken for
+``WORK_SLOT_WAIT`` seconds gets a 503 with ``Retry-After`` instead of tying up
+one more worker.
 """
 
 from __future__ import annotations
 
-import fcntl
 import functools
 import hashlib
 import json
@@ -18,26 +18,21 @@ import logging
 import os
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-from flask import Response, current_app, render_template
-from flask_babel import get_locale, gettext
+from flask import current_app
+from flask_babel import get_locale
 
 from ..models import GameSession, Match
+from ..slots import Busy, folder, work_slot
 
 log = logging.getLogger(__name__)
 
 
-class PdfBusy(Exception):
-    """Every render slot stayed taken for the whole wait."""
-
-
-def _folder(setting: str, default: str) -> Path:
-    configured = current_app.config.get(setting)
-    return Path(configured) if configured else Path(current_app.instance_path) / default
+PdfBusy = Busy
+"""Every work slot stayed taken for the whole wait (:class:`scorer.slots.Busy`)."""
 
 
 @functools.lru_cache(maxsize=8)
@@ -144,42 +139,6 @@ def _prune(folder: Path, max_files: int, max_bytes: int) -> None:
             path.unlink(missing_ok=True)
 
 
-@contextmanager
-def render_slot() -> Iterator[None]:
-    """Hold one of ``PDF_SLOTS`` render slots, shared by every process of this instance.
-
-    A slot is an exclusive ``flock`` on a file of ``PDF_SLOT_DIR``; the kernel
-    lets go of it when its process dies, so a worker killed mid-render frees
-    its slot.  Raises :class:`PdfBusy` when no slot came free in ``PDF_SLOT_WAIT``
-    seconds.
-    """
-    config = current_app.config
-    folder = _folder("PDF_SLOT_DIR", "pdf-slots")
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = [folder / f"slot-{n}.lock" for n in range(max(1, int(config["PDF_SLOTS"])))]
-    deadline = time.monotonic() + float(config["PDF_SLOT_WAIT"])
-    held: IO[bytes] | None = None
-    while held is None:
-        for path in paths:
-            handle = path.open("ab")
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                handle.close()
-                continue
-            held = handle
-            break
-        else:
-            if time.monotonic() >= deadline:
-                raise PdfBusy
-            time.sleep(0.05)
-    try:
-        yield
-    finally:
-        fcntl.flock(held, fcntl.LOCK_UN)
-        held.close()
-
-
 def cached_pdf(key: str, render: Callable[[], bytes]) -> bytes:
     """The PDF of ``key`` from the cache, else ``render()``'d in a slot and kept.
 
@@ -187,29 +146,17 @@ def cached_pdf(key: str, render: Callable[[], bytes]) -> bytes:
     """
     config = current_app.config
     if not config["PDF_CACHE"]:
-        with render_slot():
+        with work_slot():
             return render()
-    folder = _folder("PDF_CACHE_DIR", "pdf-cache")
-    path = folder / f"{key}.pdf"
+    where = folder("PDF_CACHE_DIR", "pdf-cache")
+    path = where / f"{key}.pdf"
     data = _read_cached(path)
     if data is not None:
         return data
-    with render_slot():
+    with work_slot():
         # the same PDF may have been made while this request waited for the slot
         data = _read_cached(path)
         if data is None:
             data = render()
-            _store(folder, path, data)
+            _store(where, path, data)
     return data
-
-
-def busy_response() -> Response:
-    """503 with ``Retry-After``: every render slot is taken (the user's language)."""
-    message = gettext(
-        "Other score sheets are being printed right now. Please try again in a few seconds."
-    )
-    html = render_template("errors/error.html", code=503, message=message)
-    response = Response(html, status=503, mimetype="text/html")
-    response.headers["Retry-After"] = str(current_app.config["PDF_RETRY_AFTER"])
-    response.headers["Cache-Control"] = "no-store"
-    return response

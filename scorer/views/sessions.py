@@ -38,7 +38,7 @@ from .. import services, slots
 from ..extensions import limiter
 from ..forms import STAKE_BASES, AppForm, choice_list, euros_to_cents, printable
 from ..models import GameSession
-from ..pdf import PdfBusy, busy_response, sheets_pdf
+from ..pdf import PdfBusy, sheets_pdf
 from ..rules import RulesError
 from ..web import render
 from ..words import rules_message
@@ -112,7 +112,7 @@ def pdf(token: str) -> Response:
     try:
         data = sheets_pdf(row)
     except PdfBusy:
-        return busy_response()
+        return slots.busy_response(gettext("Other score sheets are being printed right now."))
     return download(data, "application/pdf", name, inline=True)
 
 

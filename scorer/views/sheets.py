@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 
 from flask import Blueprint, Response
+from flask_babel import gettext
 
 from .. import services, slots
 from ..extensions import limiter
-from ..pdf import PdfBusy, busy_response, sheet_pdf
+from ..pdf import PdfBusy, sheet_pdf
 from ..spreadsheet import sheet_csv
 
 bp = Blueprint("sheets", __name__)
@@ -40,7 +41,7 @@ def pdf(token: str) -> Response:
     try:
         data = sheet_pdf(match)
     except PdfBusy:
-        return busy_response()
+        return slots.busy_response(gettext("Other score sheets are being printed right now."))
     return download(data, "application/pdf", name, inline=True)
 
 

@@ -16,7 +16,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorer import pdf, services
+from scorer import pdf, services, slots
 from scorer.pdf import layout
 from scorer.services import HandInput, backup_format
 from scorer.words import signed
@@ -32,8 +32,8 @@ def app_config(tmp_path: Path) -> dict[str, Any]:
     """The app's PDF cache and render slots in the test's own folder."""
     return {
         "PDF_CACHE_DIR": str(tmp_path / "pdf-cache"),
-        "PDF_SLOT_DIR": str(tmp_path / "pdf-slots"),
-        "PDF_SLOT_WAIT": 0.2,
+        "WORK_SLOT_DIR": str(tmp_path / "work-slots"),
+        "WORK_SLOT_WAIT": 0.2,
     }
 
 
@@ -368,7 +368,7 @@ def test_the_session_pdf_is_cached_until_a_match_or_the_stake_changes(
 
 
 def test_without_the_cache_every_request_renders(tmp_path: Path, renders: list[int]) -> None:
-    with fresh_app(tmp_path, PDF_CACHE=False, PDF_SLOT_DIR=str(tmp_path / "slots")) as app:
+    with fresh_app(tmp_path, PDF_CACHE=False, WORK_SLOT_DIR=str(tmp_path / "slots")) as app:
         token = service_match(app, NAMES, 1)
         client = app.test_client()
         for _ in range(2):
@@ -392,7 +392,7 @@ def test_the_cache_keeps_the_newest_files_only(
 @pytest.fixture
 def busy(tmp_path: Path) -> Iterator[None]:
     """Every render slot taken, as by another worker in the middle of a long render."""
-    folder = tmp_path / "pdf-slots"
+    folder = tmp_path / "work-slots"
     folder.mkdir(exist_ok=True)
     with (folder / "slot-0.lock").open("ab") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
@@ -406,9 +406,10 @@ def test_a_busy_slot_answers_503_with_retry_after_and_other_pages_still_answer(
     token = service_match(app, NAMES, 2)
     response = client.get(f"/m/{token}/sheet.pdf?lang=en")
     assert response.status_code == 503
-    assert response.headers["Retry-After"] == str(app.config["PDF_RETRY_AFTER"])
+    assert response.headers["Retry-After"] == str(app.config["WORK_RETRY_AFTER"])
     assert response.mimetype == "text/html"
     assert "Other score sheets are being printed right now" in response.get_data(as_text=True)
+    assert "Please try again in 10 seconds" in response.get_data(as_text=True)
     session = client.get(f"/s/{session_token_of(app, token)}/sheets.pdf?lang=de")
     assert session.status_code == 503 and "Retry-After" in session.headers
     assert '<html lang="de"' in session.get_data(as_text=True)
@@ -422,7 +423,7 @@ def test_a_cached_pdf_needs_no_slot(
 ) -> None:
     token = service_match(app, NAMES, 2)
     made = client.get(f"/m/{token}/sheet.pdf").data
-    folder = tmp_path / "pdf-slots"
+    folder = tmp_path / "work-slots"
     with (folder / "slot-0.lock").open("ab") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         response = client.get(f"/m/{token}/sheet.pdf")
@@ -433,11 +434,11 @@ def test_a_cached_pdf_needs_no_slot(
 def test_a_slot_comes_free_again_after_a_render(app: Flask) -> None:
     with app.app_context():
         for _ in range(3):
-            with pdf.render_slot():
+            with slots.work_slot():
                 pass
-        app.config["PDF_SLOTS"] = 2
-        # two slots held: a third request waits PDF_SLOT_WAIT, then gives up
-        with pdf.render_slot(), pdf.render_slot(), pytest.raises(pdf.PdfBusy), pdf.render_slot():
+        app.config["WORK_SLOTS"] = 2
+        # two slots held: a third request waits WORK_SLOT_WAIT, then gives up
+        with slots.work_slot(), slots.work_slot(), pytest.raises(pdf.PdfBusy), slots.work_slot():
             pass
 
 
