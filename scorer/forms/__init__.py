@@ -8,9 +8,7 @@ becomes a form error in the user's language, never a 500.  The modules, by job:
   validators and filters :func:`printable`, :func:`key_or_none`,
   :func:`euros_to_cents`, and :class:`WholeNumberField` (every number field of
   every form) with its parser :func:`whole_number`;
-- :mod:`.setup` — the new match: :class:`RuleOption`, ``RULE_OPTIONS``,
-  ``RULE_GROUPS``, ``BONUS_CHOICES``, ``BONUS_HELP``, ``PRESET_LABELS``, :func:`preset_name`,
-  ``STAKE_BASES``, :func:`rule_value`, :class:`NewMatchForm`,
+- :mod:`.setup` — the new match: ``STAKE_BASES``, :class:`NewMatchForm`,
   :func:`build_rule_fields`, :func:`ruleset_from_form`,
   :func:`rules_field_errors`;
 - :mod:`.hand` — a hand: :class:`PartyForm`, :class:`HandForm` and its builder
@@ -18,9 +16,23 @@ becomes a form error in the user's language, never a 500.  The modules, by job:
   :mod:`scorer.cache` alike), :class:`TricksForm`, :class:`MeldEntryForm`,
   :class:`ConfirmForm`.
 
+The words of the house rules (:class:`RuleOption`, ``RULE_OPTIONS``, ``RULE_GROUPS``,
+``BONUS_CHOICES``, ``BONUS_HELP``, ``PRESET_LABELS``, :func:`preset_name`,
+:func:`rule_value`) live in :mod:`scorer.house_rules` and are re-exported here.
+
 Import from ``scorer.forms``: every name above is re-exported here.
 """
 
+from ..house_rules import (
+    BONUS_CHOICES,
+    BONUS_HELP,
+    PRESET_LABELS,
+    RULE_GROUPS,
+    RULE_OPTIONS,
+    RuleOption,
+    preset_name,
+    rule_value,
+)
 from .base import (
     MAX_POINTS,
     AppForm,
@@ -41,17 +53,9 @@ from .hand import (
     hand_form,
 )
 from .setup import (
-    BONUS_CHOICES,
-    BONUS_HELP,
-    PRESET_LABELS,
-    RULE_GROUPS,
-    RULE_OPTIONS,
     STAKE_BASES,
     NewMatchForm,
-    RuleOption,
     build_rule_fields,
-    preset_name,
-    rule_value,
     rules_field_errors,
     ruleset_from_form,
 )

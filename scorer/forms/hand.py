@@ -192,11 +192,7 @@ class HandForm(AppForm):
     def validate(self, extra_validators: Any = None) -> bool:
         valid = bool(super().validate(extra_validators))
         # ``Optional()`` ends the bid's validation when it is empty, before validate_bid
-        if (
-            self.outcome.data in BID_OUTCOMES
-            and self.bid.data is None
-            and not self.bid.errors
-        ):
+        if self.outcome.data in BID_OUTCOMES and self.bid.data is None and not self.bid.errors:
             self.bid.errors = [*self.bid.errors, _l("Enter the bid.")]
             valid = False
         asks = self.asks_bid()

@@ -14,7 +14,7 @@ from typing import Any
 from flask_babel import gettext
 
 from ..rules import PRESETS, RulesError, bonus_points, players_dealt_in
-from .setup import RULE_OPTIONS, NewMatchForm, _bonus_from
+from .setup import RULE_OPTIONS, NewMatchForm, bonus_from
 
 
 def bonus_hints(form: NewMatchForm) -> dict[str, str]:
@@ -39,7 +39,7 @@ def bonus_hints(form: NewMatchForm) -> dict[str, str]:
         kind = fields[option.name].data
         number = fields[option.name + "_n"].data
         try:
-            spec = _bonus_from(option, kind, number)
+            spec = bonus_from(option, kind, number)
             points = bonus_points(spec, bid=bid, players=dealt_in)
         except RulesError:
             continue

@@ -1,6 +1,6 @@
 """The score sheet as a PDF: the layout (:mod:`.layout`), the hands as lines of a
 monospaced grid (:mod:`.grid`), what a sheet may read (:mod:`.resources`), the
-rules in words (:mod:`.words`), and the disk cache (:mod:`.cache`); a render runs in
+rules in words (:mod:`scorer.house_rules`), and the disk cache (:mod:`.cache`); a render runs in
 one of the work slots shared by every worker process (:mod:`scorer.slots`).
 
 The views ask for :func:`sheet_pdf` and :func:`sheets_pdf`: a PDF from the
@@ -9,11 +9,11 @@ cache when nothing it shows has changed, else rendered in a slot and kept.
 
 from __future__ import annotations
 
+from ..house_rules import house_rules, ruleset_line
 from ..models import GameSession, Match
 from .cache import PdfBusy, cached_pdf, match_key, session_key
 from .layout import css_string, match_pdf, render_pdf, session_pdf
 from .resources import FetchRefused, fetch_file, font_urls, url_fetcher
-from .words import house_rules, ruleset_line
 
 __all__ = [
     "FetchRefused",

@@ -17,11 +17,11 @@ from flask_babel import format_date, gettext
 from markupsafe import Markup
 
 from .. import services
+from ..house_rules import house_rules, ruleset_line
 from ..models import GameSession, Match
 from ..words import outcome_text, signed, suit_name
 from . import grid
 from .resources import font_urls, url_fetcher
-from .words import house_rules, ruleset_line
 
 
 def render_pdf(html: str) -> bytes:

@@ -29,6 +29,7 @@ from .melds import (
     meld_points,
     offered_points,
     parse_meld_name,
+    rundgang_totals,
     smallest_meld,
 )
 from .reach import MeldTotals, check_meld_total, meld_totals, party_meld_totals
@@ -152,6 +153,7 @@ __all__ = [
     "reached_target",
     "replay",
     "round_trick_points",
+    "rundgang_totals",
     "seats_of_party",
     "settle",
     "settle_at_table",

@@ -788,6 +788,25 @@ def _refuse_card(plan: _Plan, card: Card, count: int) -> NoReturn:
     )
 
 
+def rundgang_totals(ruleset: Ruleset, trump: Trump = "H") -> tuple[int, int] | None:
+    """What a Rundgang counts under these rules: with the trump pair, and with the trump
+    family in its place (the rules page quotes them); None where it cannot be shown
+    (no four kings or Ober, no trump family).
+
+    >>> rundgang_totals(Ruleset()), rundgang_totals(Ruleset(rundgang="flat 250"))
+    ((240, 350), (250, 400))
+    """
+    suit = Suit.parse(trump or "H")
+    pairs = [f"pair {s.value}" for s in Suit]
+    family = [f"family {suit.value}" if s == suit else f"pair {s.value}" for s in Suit]
+    try:
+        with_pair = check_meld([*pairs, "four K", "four O"], suit, ruleset).total
+        with_family = check_meld([*family, "four K", "four O"], suit, ruleset).total
+    except MeldError:
+        return None
+    return with_pair, with_family
+
+
 # -- the ways to declare one group -------------------------------------------
 
 

@@ -24,7 +24,7 @@ from ..forms import (
     ruleset_from_form,
 )
 from ..forms.setup_hints import bonus_hints
-from ..rules import PRESETS, RulesError, Ruleset, check_teams
+from ..rules import PRESETS, RulesError, Ruleset, check_teams, rundgang_totals
 from ..web import go_to, render
 from ..words import rules_message
 from .entry import entry_context
@@ -236,6 +236,7 @@ def rules(token: str) -> WerkzeugResponse:
         preset_label=PRESET_LABELS.get(ruleset.preset, ruleset.preset),
         overrides=ruleset.overrides(),
         changed=changed,
+        rundgang=rundgang_totals(ruleset),
     )
 
 
