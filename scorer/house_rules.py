@@ -222,7 +222,7 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
         group="end",
         high=MAX_GAMES,
     ),
-    # the variants of RULES.md section 12: folded in "more rules"
+    # the variants of docs/rules.md section 12: folded in "more rules"
     RuleOption(
         "dabb",
         "optional_int",
@@ -387,7 +387,7 @@ def ruleset_line(ruleset: Ruleset) -> str:
 
 
 def _variant_texts(ruleset: Ruleset) -> list[str]:
-    """The variants of RULES.md section 12 that differ from the defaults, one phrase each."""
+    """The variants of docs/rules.md section 12 that differ from the defaults, one phrase each."""
     default = Ruleset()
     out = []
     if ruleset.dabb is not None:

@@ -170,7 +170,7 @@ class HandParty(db.Model):  # type: ignore[name-defined]
     hand_id: Mapped[int] = mapped_column(ForeignKey("hand.id"))
     party: Mapped[int]
     melds: Mapped[int] = mapped_column(default=0)
-    # the breakdown, as meld names of RULES.md section 3 (from the calculator)
+    # the breakdown, as meld names of docs/rules.md section 3 (from the calculator)
     meld_names: Mapped[list[str] | None] = mapped_column(JSON, default=None)
     tricks: Mapped[int | None]
     took_trick: Mapped[bool | None]

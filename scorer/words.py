@@ -125,7 +125,7 @@ def outcome_text(hand: Any) -> str:
 
 
 def meld_label(name: str) -> str:
-    """A meld name of RULES.md section 3 in the user's words: ``pair H`` → "Paar Herz"."""
+    """A meld name of docs/rules.md section 3 in the user's words: ``pair H`` → "Paar Herz"."""
     kind, _, target = name.partition(" ")
     suit = str(SUITS.get(target, target))
     if kind == "pair":

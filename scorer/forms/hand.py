@@ -37,7 +37,7 @@ from .base import AppForm, WholeNumberField, choice_list, choice_values, key_or_
 class PartyForm(Form):
     """One party's line: melds, trick points, 'took no trick' / 'took a trick worth 0'.
 
-    The three states of "took a trick" (RULES.md section 5): unsaid (told by the trick
+    The three states of "took a trick" (docs/rules.md section 5): unsaid (told by the trick
     points), no trick (``no_trick``: its trick points count as 0), or a trick worth
     nothing (``took_zero`` with 0 trick points: its melds count).
     """

@@ -1,4 +1,4 @@
-"""The arithmetic of Binokel, as specified in RULES.md: pure Python, no web, no database."""
+"""The arithmetic of Binokel, as specified in docs/rules.md: pure Python, no web, no database."""
 
 from .cards import Card, Rank, Suit, format_cards, parse_cards
 from .errors import BidError, CardError, MeldError, RulesError, TrickError

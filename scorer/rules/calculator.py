@@ -41,13 +41,13 @@ from .ruleset import Ruleset, dabb_size, hand_size
 MAX_MELDS = 40  # more than any hand can show; longer input is cut off
 MAX_CARDS = 64  # tokens read from a card list
 MODES = ("declare", "cards")
-# one bigger meld replaces two of the same kind (RULES.md section 3.3)
+# one bigger meld replaces two of the same kind (docs/rules.md section 3.3)
 UPGRADES = {"binokel": "double_binokel", "family": "double_family", "four": "eight"}
 TRUMPS = ("E", "G", "H", "S")
 
 
 def canonical(name: str) -> str | None:
-    """A meld name in the notation of RULES.md section 3, or None for anything else.
+    """A meld name in the notation of docs/rules.md section 3, or None for anything else.
 
     >>> canonical("Familie herz"), canonical("Doppelbinokel"), canonical("nonsense")
     ('family H', 'double_binokel', None)

@@ -1,4 +1,4 @@
-"""Suits, ranks and cards in the notation of RULES.md section 2.
+"""Suits, ranks and cards in the notation of docs/rules.md section 2.
 
 A card is written suit then rank: ``GO`` is Grün-Ober, ``H10`` Herz-Zehn.
 

@@ -1,4 +1,4 @@
-"""One hand as the Schreiber enters it at the table, settled: RULES.md sections 5 and 6.
+"""One hand as the Schreiber enters it at the table, settled: docs/rules.md sections 5 and 6.
 
 The form has a line per party of the table.  With ``dealer_sits_out`` the
 dealer's party plays no part in the hand: :func:`settle_at_table` settles the

@@ -1,4 +1,4 @@
-"""The match as a replay of its hands: RULES.md section 6.
+"""The match as a replay of its hands: docs/rules.md section 6.
 
 Nothing here is stored: the web app keeps the list of hands and recomputes
 dealer, leader, running totals, the end and the winners with :func:`replay`
@@ -185,7 +185,7 @@ def check_table(ruleset: Ruleset, players: int) -> None:
 
     The one check of a table before its first hand, for the setup form and for
     an imported match alike: the ruleset is for this many seats, open play is
-    the two-player game, the active players can be dealt (RULES.md section 2),
+    the two-player game, the active players can be dealt (docs/rules.md section 2),
     a fixed number of deals lets everybody deal equally often, and the table
     replays (teams, a dealer sitting out).
 

@@ -1,6 +1,6 @@
 """Melds (Meldbilder): what a hand shows, and whether declared melds can be shown.
 
-The combination rules are those of RULES.md section 3.  Melds fall into
+The combination rules are those of docs/rules.md section 3.  Melds fall into
 *groups* (section 3 calls them kinds): the melds of one suit (pairs and
 families of that suit), the melds of one rank (four and eight of a kind), the
 Binokel melds and the Diss.  A card may serve in several groups at once but
@@ -604,7 +604,7 @@ def _merge_needs(needed: dict[Card, int], pairs: Iterable[tuple[Card, int]]) -> 
 def best_meld(
     cards: str | Iterable[str | Card], trump: Trump, ruleset: Ruleset | None = None
 ) -> MeldResult:
-    """The highest meld total these cards allow (RULES.md section 3), and its melds.
+    """The highest meld total these cards allow (docs/rules.md section 3), and its melds.
 
     ``cards`` are :class:`Card` objects or their notation; ``trump`` a suit
     letter, a :class:`Suit`, or None when trump is not named yet (no trump

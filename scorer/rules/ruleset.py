@@ -1,6 +1,6 @@
 """The house rules of a table: an immutable :class:`Ruleset` and the presets.
 
-``Ruleset()`` is the default column of RULES.md section 8.  A ruleset is a
+``Ruleset()`` is the default column of docs/rules.md section 8.  A ruleset is a
 plain value: it goes to JSON with :meth:`Ruleset.to_dict` and comes back with
 :meth:`Ruleset.from_dict`, which also takes a preset name plus overrides:
 
@@ -20,7 +20,7 @@ each card once).  ``end`` has one more value than section 8 lists:
 ``at_once`` — the first party to reach the target wins at once, even in the
 middle of a hand (the Swiss game, section 9).
 
-The variants of RULES.md section 12 (defaults first, so no table changes):
+The variants of docs/rules.md section 12 (defaults first, so no table changes):
 ``dabb`` (``None``: the usual deal; a number picks another deal of the same
 cards), ``rundgang`` (``"sum"`` | ``"flat 250"``), ``diss_pressable``,
 ``card_points`` (the counting scheme for A-10-K-O-U), ``first_dealer``
@@ -58,7 +58,7 @@ SPECIAL_GAMES: tuple[str, ...] = (
     "bettel_open",
     "bettel_hand",
 )
-"""The special games of RULES.md section 4, in the order a sheet lists them."""
+"""The special games of docs/rules.md section 4, in the order a sheet lists them."""
 
 DEFAULT_SPECIAL_VALUES: tuple[tuple[str, int | None], ...] = (
     ("durch", 1000),
@@ -304,7 +304,7 @@ def _eight_ranks(given: object) -> tuple[Rank, ...]:
 
 @dataclass(frozen=True)
 class Ruleset:
-    """Every option that decides a number on the sheet; see RULES.md section 8."""
+    """Every option that decides a number on the sheet; see docs/rules.md section 8."""
 
     preset: str = "standard"
     # the table
@@ -672,7 +672,7 @@ def _preset(name: str, **changes: Any) -> Ruleset:
 _NO_SPECIALS = tuple((name, None) for name, _ in DEFAULT_SPECIAL_VALUES)
 
 PRESETS: dict[str, Ruleset] = {
-    # the defaults of RULES.md: three players, 40 cards, to 1000 with a won game
+    # the defaults of docs/rules.md: three players, 40 cards, to 1000 with a won game
     "standard": _preset("standard"),
     # four players in two teams, partners sitting opposite
     "kreuzbinokel": _preset("kreuzbinokel", players=4, team_size=2),

@@ -1,4 +1,4 @@
-"""Settlement of one hand: RULES.md sections 4, 5 and the options of section 8.
+"""Settlement of one hand: docs/rules.md sections 4, 5 and the options of section 8.
 
 :func:`settle` takes what the Schreiber enters for a hand — the outcome, the
 bid, every party's melds and exact trick points — and returns a
@@ -21,7 +21,7 @@ The inputs, one entry per *party* (a player, or a team in team play):
   ``tricks[i] > 0`` (the declarer's pressed cards count as trick points
   without being a trick, and with sevens a trick can be worth 0).
 
-Decisions where RULES.md is silent (kept in the rules page of the app too):
+Decisions where docs/rules.md is silent (kept in the rules page of the app too):
 
 - A bid is at most :data:`MAX_BID` (10 000): no real hand comes near it, and
   a typo (``3900`` for ``390``) is caught.
@@ -36,7 +36,7 @@ Decisions where RULES.md is silent (kept in the rules page of the app too):
   (the Swiss game ends at once at the target); when given they must add up.
 - ``won`` is read for the special games only; ``bid`` is ignored for the
   special games and for open play.
-- **Caught signalling** (RULES.md section 12, seed 002): ``at_fault`` names
+- **Caught signalling** (docs/rules.md section 12, seed 002): ``at_fault`` names
   the party at fault of a ``forfeit`` (``None``: the declarer, as before).  An
   opposing party at fault scores as a failed declarer (−(failed_multiplier ×
   bid + failed_extra), its melds and tricks void); the declarer's game counts
@@ -68,7 +68,7 @@ MAX_BID = 10_000
 """The highest bid accepted: far above any real hand, low enough to catch a typo."""
 
 OUTCOMES: tuple[str, ...] = ("played", "gone_off", "forfeit", *SPECIAL_GAMES, "open_play")
-"""Every outcome of RULES.md section 4."""
+"""Every outcome of docs/rules.md section 4."""
 
 REASONS: tuple[str, ...] = (
     "made",
@@ -250,7 +250,7 @@ def complete_tricks(
 ) -> list[int]:
     """Trick points of every party, the one left out (``None``) filled in.
 
-    The cross-check of RULES.md section 5: the trick points of a hand add up to
+    The cross-check of docs/rules.md section 5: the trick points of a hand add up to
     ``ruleset.trick_total`` (250; 130 in the Swiss game).  All values given:
     they are checked.  One missing: it is what is left.  More missing, values
     outside 0..trick_total, or a sum that does not fit: :class:`TrickError`
@@ -264,7 +264,7 @@ def complete_tricks(
     scorer.rules.errors.TrickError: trick points add up to 260, 10 too many; a hand has 250
 
     A party marked in ``took_trick`` as having taken no trick has 0 trick
-    points: it is not the one filled in (RULES.md section 12).
+    points: it is not the one filled in (docs/rules.md section 12).
 
     >>> complete_tricks(Ruleset(), [None, 180, None], took_trick=[None, None, False])
     [70, 180, 0]
@@ -690,7 +690,7 @@ def _caught(
     exact: list[int],
     took: list[bool],
 ) -> HandResult:
-    """A forfeit by an opposing party (caught signalling, RULES.md section 12).
+    """A forfeit by an opposing party (caught signalling, docs/rules.md section 12).
 
     The guilty party scores as a failed declarer would: −(failed_multiplier ×
     bid + failed_extra), its melds and tricks void.  The declarer's game counts

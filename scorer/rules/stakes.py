@@ -1,4 +1,4 @@
-"""Stakes and the session: RULES.md section 7.  All money is integer cents.
+"""Stakes and the session: docs/rules.md section 7.  All money is integer cents.
 
 :func:`stake_payments` turns one match's totals into money per player;
 :func:`minimal_transfers` settles the session's balances with the fewest

@@ -1,4 +1,4 @@
-"""The table: seats, parties, who deals and who plays a hand (RULES.md sections 1, 2, 6).
+"""The table: seats, parties, who deals and who plays a hand (docs/rules.md sections 1, 2, 6).
 
 Seats are numbered 0.. in playing order.  The dealer of hand ``h`` (counted
 from 0) is ``(first_dealer + h) % seats``; the leader is the next seat.  With

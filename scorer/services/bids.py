@@ -5,7 +5,7 @@ is a valid bid, and it would decide the match.  So the hand form asks once
 ("Bid 1400, really?") when a bid is above :func:`bid_ceiling`: the highest bid
 saved at this table — every match of the session, struck hands left out — but
 never less than :data:`CEILING_TIMES` times the minimum bid (600 at the usual
-150).  A new table thus enters its ordinary bids (RULES.md's examples go up to
+150).  A new table thus enters its ordinary bids (docs/rules.md's examples go up to
 390) without a question, and a table that bids high is asked only once per new
 height.
 """

@@ -47,7 +47,7 @@ def match_payments(match: Match, current: Sheet, stake_cents: int, basis: str) -
 
     Every player gets the total of his party; in team play both partners of
     the winning team are winners, so each partner pays or receives the team's
-    amount (RULES.md section 7).
+    amount (docs/rules.md section 7).
     """
     totals = {seat.name: current.totals[seat.party] for seat in match.seats}
     winners = [seat.name for seat in match.seats if seat.party in current.winners]

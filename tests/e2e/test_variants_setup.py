@@ -1,4 +1,4 @@
-"""Setting up a table with the variants of RULES.md section 12, in Chromium at phone size."""
+"""Setting up a table with the variants of docs/rules.md section 12, in Chromium at phone size."""
 
 from __future__ import annotations
 

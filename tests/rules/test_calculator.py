@@ -29,7 +29,7 @@ def declare(calc: Calculator, *names: str) -> Calculator:
 @pytest.mark.parametrize(
     ("trump", "taps", "declared", "total"),
     [
-        # RULES.md section 11, example 1: family in trump and a spare trump pair
+        # docs/rules.md section 11, example 1: family in trump and a spare trump pair
         ("H", ["family H", "pair H"], ["family H", "pair H"], 190),
         # example 3
         ("G", ["binokel", "pair G", "four O"], ["binokel", "pair G", "four O"], 140),

@@ -1,4 +1,4 @@
-"""Cards and their notation (RULES.md §2), the ruleset and its presets (§8)."""
+"""Cards and their notation (docs/rules.md §2), the ruleset and its presets (§8)."""
 
 from __future__ import annotations
 

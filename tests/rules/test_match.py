@@ -1,4 +1,4 @@
-"""The match as a replay of its hands: RULES.md section 6."""
+"""The match as a replay of its hands: docs/rules.md section 6."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Melds: best_meld and check_meld against RULES.md sections 3, 8, 9 and 11."""
+"""Melds: best_meld and check_meld against docs/rules.md sections 3, 8, 9 and 11."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def family(suit: str) -> str:
     return " ".join(f"{suit}{rank}" for rank in ("A", "10", "K", "O", "U"))
 
 
-# -- RULES.md section 11, items 1-6 ---------------------------------------------
+# -- docs/rules.md section 11, items 1-6 ---------------------------------------------
 
 
 def test_example_1_family_and_spare_trump_pair() -> None:
@@ -210,7 +210,7 @@ def test_cards_needed_shares_cards_across_kinds() -> None:
 
 
 def test_full_rundgang_hand_with_double_binokel() -> None:
-    # RULES.md example 8: Doppelbinokel 300 + Rundgang 240 = 540
+    # docs/rules.md example 8: Doppelbinokel 300 + Rundgang 240 = 540
     result = best_meld(RUNDGANG + " GO SU SU", "E")
     assert (result.total, result.rundgang) == (540, True)
 

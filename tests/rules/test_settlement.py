@@ -1,4 +1,4 @@
-"""Settlement of one hand: RULES.md sections 4, 5 and 8, with the worked examples of section 11."""
+"""Settlement of one hand: docs/rules.md sections 4, 5 and 8, with section 11's worked examples."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from scorer.rules import (
 )
 from tests.rules.presets import AUSSETZER, KREUZ, SCHWEIZER, SECHSER, STANDARD, TURNIER, ZWEIER
 
-# -- the worked examples of RULES.md section 11 ----------------------------
+# -- the worked examples of docs/rules.md section 11 ----------------------------
 
 
 def test_example_7_failed_with_250_melds() -> None:

@@ -1,4 +1,4 @@
-"""Stakes and the session: RULES.md section 7."""
+"""Stakes and the session: docs/rules.md section 7."""
 
 from __future__ import annotations
 

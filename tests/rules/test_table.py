@@ -1,4 +1,4 @@
-"""Strict house rules (RULES.md §8) and the check of a table before its first hand."""
+"""Strict house rules (docs/rules.md §8) and the check of a table before its first hand."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The variants of RULES.md section 12, with the sources' own numbers."""
+"""The variants of docs/rules.md section 12, with the sources' own numbers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The variants of RULES.md section 12 through the services: the stored standing and the
+"""The variants of docs/rules.md section 12 through the services: the stored standing and the
 full sheet agree on the hands won and the next dealer; the next match's first dealer."""
 
 from __future__ import annotations

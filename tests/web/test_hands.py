@@ -36,7 +36,7 @@ def test_match_page_has_the_hand_form(client: FlaskClient) -> None:
 
 
 def test_failed_game_shows_in_brackets(app: Flask, client: FlaskClient) -> None:
-    # RULES.md example 9: bid 220, melds 80, tricks 130: failed, −440
+    # docs/rules.md example 9: bid 220, melds 80, tricks 130: failed, −440
     token = start_match(client, ABC)
     enter_hand(client, token, declarer=0, bid=220, trump="H", melds=[80], tricks=[130, 60])
     sheet = sheet_of(app, token)
@@ -169,7 +169,7 @@ def test_missing_declarer_trump_and_bid(
 
 
 def test_going_off(app: Flask, client: FlaskClient) -> None:
-    # RULES.md example 10: going off at 250, an opponent with 40 melds gets 70
+    # docs/rules.md example 10: going off at 250, an opponent with 40 melds gets 70
     token = start_match(client, ABC)
     enter_hand(client, token, declarer=0, bid=250, outcome="gone_off", melds=[100, 40, 0])
     assert sheet_of(app, token).totals == [-250, 70, 30]

@@ -1,4 +1,4 @@
-"""The session page: matches, stakes (RULES.md section 7), the settlement, the stake form."""
+"""The session page: matches, stakes (docs/rules.md section 7), the settlement, the stake form."""
 
 from __future__ import annotations
 

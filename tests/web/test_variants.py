@@ -1,4 +1,4 @@
-"""The variants of RULES.md section 12 where a user meets them: the setup form, the
+"""The variants of docs/rules.md section 12 where a user meets them: the setup form, the
 rules page, the PDF's rules line, the backup; the next match's first dealer."""
 
 from __future__ import annotations
