@@ -42,7 +42,6 @@ def sheet_csv(current: Sheet) -> bytes:
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
     head = [_("Hand"), _("Dealer"), _("Declarer"), _("Bid"), _("Trump"), _("Outcome")]
-    names = current.seat_names
     for name in current.parties:
         head += [name, _("%(name)s total", name=name)]
     for name in current.parties:
@@ -53,10 +52,7 @@ def sheet_csv(current: Sheet) -> bytes:
         line: list[Any] = [
             row.number,
             row.dealer,
-            # at a table of teams, the player who declared (as the sheet shows it)
-            names[hand.declarer_seat]
-            if row.declarer and hand.declarer_seat is not None and hand.declarer_seat < len(names)
-            else row.declarer or "",
+            row.declarer or "",  # at a table of teams, the player who declared
             hand.bid or "",
             suit_name(hand.trump),
             outcome_text(hand),

@@ -191,7 +191,7 @@ def sheet(match: Match) -> Sheet:
     rows = []
     for number, (hand, running) in enumerate(zip(closed, progress.running, strict=True), 1):
         lines = sorted(hand.parties, key=lambda p: p.party)
-        declarer = names[hand.declarer_party] if hand.declarer_party is not None else None
+        declarer = declarer_name(hand, names, seat_names)
         rows.append(
             SheetRow(
                 hand=hand,
@@ -372,3 +372,14 @@ def append_standing(match: Match, before: Sheet, hand: Hand) -> dict[str, Any] |
         "games": list(after.games_won),
     }
     return {"standing": standing, "winners": None, "finished_at": None}
+
+
+def declarer_name(hand: Hand, names: list[str], seat_names: list[str]) -> str | None:
+    """Who declared, as the sheet names them: the player at a table of teams (where the
+    hand records the seat), else the party; None when nobody declared."""
+    if hand.declarer_party is None:
+        return None
+    seat = hand.declarer_seat
+    if seat is not None and 0 <= seat < len(seat_names):
+        return seat_names[seat]
+    return names[hand.declarer_party] if hand.declarer_party < len(names) else None
