@@ -228,13 +228,7 @@ def test_a_total_taken_from_the_calculator_moves_the_focus_on(page: Page) -> Non
     page.locator("#bid").fill("300")
     choose(page, "trump-set", "H")
     # Anna's melds from the calculator: next is her tricks
-    page.locator('button[name="calc0-go"]').click()
-    panel = page.locator("#calc-panel-0")
-    expect(panel.locator(".calc-panel")).to_be_visible()
-    panel.locator('button[name="calc0-add"][value="family H"]').click()
-    expect(panel.locator(".calc-sum")).to_have_text("150")
-    panel.locator('button[name="calc0-take"]').click()
-    expect(page.locator("#parties-0-melds")).to_have_value("150")
+    take_from_calculator(page, 0, "family H", "150")
     expect(page.locator("#parties-0-tricks")).to_be_focused()
     page.locator("#parties-0-tricks").evaluate("el => el.scrollIntoView({block: 'center'})")
     snap(page, "5-calculator-focus")
@@ -242,14 +236,19 @@ def test_a_total_taken_from_the_calculator_moves_the_focus_on(page: Page) -> Non
     # and Carl's left to be filled in, Carl's melds
     page.locator("#parties-0-tricks").fill("150")
     page.locator("#parties-1-tricks").fill("60")
-    page.locator('button[name="calc1-go"]').click()
-    panel = page.locator("#calc-panel-1")
-    expect(panel.locator(".calc-panel")).to_be_visible()
-    panel.locator('button[name="calc1-add"][value="pair E"]').click()
-    expect(panel.locator(".calc-sum")).to_have_text("20")
-    panel.locator('button[name="calc1-take"]').click()
-    expect(page.locator("#parties-1-melds")).to_have_value("20")
+    take_from_calculator(page, 1, "pair E", "20")
     expect(page.locator("#parties-2-melds")).to_be_focused()
+
+
+def take_from_calculator(page: Page, party: int, meld: str, total: str) -> None:
+    """Open the party's calculator, add one meld, take the total into the melds field."""
+    page.locator(f'button[name="calc{party}-go"]').click()
+    panel = page.locator(f"#calc-panel-{party}")
+    expect(panel.locator(".calc-panel")).to_be_visible()
+    panel.locator(f'button[name="calc{party}-add"][value="{meld}"]').click()
+    expect(panel.locator(".calc-sum")).to_have_text(total)
+    panel.locator(f'button[name="calc{party}-take"]').click()
+    expect(page.locator(f"#parties-{party}-melds")).to_have_value(total)
 
 
 def test_team_names_show_whole_in_the_entry_rows(page: Page) -> None:

@@ -9,15 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.builders import (
-    HX,
-    enter_hand,
-    hand_count,
-    hand_data,
-    page_text,
-    sheet_of,
-    start_match,
-)
+from tests.builders import HX, enter_hand, hand_count, hand_data, page_text, sheet_of, start_match
 
 ABC = ["Anna", "Bert", "Carl"]
 HAND = {"declarer": 0, "bid": 200, "trump": "H", "tricks": [180, 60]}
