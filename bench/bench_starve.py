@@ -35,7 +35,7 @@ Per phase it prints the table's latencies (p50 / p95 / max, all requests and
 per kind), the strangers' answers (ok / 429 / 503 / other) and the CPU seconds
 of the gunicorn processes and of this client.  Nothing is written.  Run::
 
-    .venv/bin/python bench/bench_starve.py              # about 4 minutes
+    .venv/bin/python bench/bench_starve.py              # about 3 minutes
     .venv/bin/python bench/bench_starve.py --seconds 10 --strangers 6
 """
 
