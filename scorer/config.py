@@ -44,7 +44,9 @@ class Config:
     # once across all worker processes of this instance (flock on files of WORK_SLOT_DIR)
     WORK_SLOTS = 1
     WORK_SLOT_DIR: str | None = None  # default: <instance>/work-slots
-    WORK_SLOT_WAIT = 1.0  # seconds a request waits for a slot before its 503
+    # seconds a request waits for a slot before its 503: none, since a waiting request
+    # holds a worker thread the live view needs (bench/RESULTS.md, section 7)
+    WORK_SLOT_WAIT = 0.0
     WORK_RETRY_AFTER = 10  # seconds, the 503's Retry-After
     # and per client address (Flask-Limiter): more gets 429 with Retry-After
     LIMIT_IMPORT = "6 per minute"

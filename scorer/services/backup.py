@@ -123,7 +123,10 @@ def import_backup(raw: bytes | str) -> list[GameSession]:
     data = parse(raw)
     for _attempt in range(IMPORT_TRIES):
         try:
-            rows = load(data)
+            # built and checked without writing: the database is written (and SQLite's
+            # write lock taken) only by the commit, not for the whole import
+            with db.session.no_autoflush:
+                rows = load(data)
             db.session.commit()
         except IntegrityError:
             db.session.rollback()

@@ -81,3 +81,4 @@ def _session(app: Flask, token: str) -> str:
     from tests.builders import session_token_of
 
     return session_token_of(app, token)
+
