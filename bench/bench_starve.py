@@ -64,7 +64,7 @@ from urllib.parse import urlencode
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench_pdf import compact, imported, session_backup
-from load import CSRF_HEADER_RE, LIVE_RE, NAMES, form_of, free_port, hand, percentile
+from load import CSRF_HEADER_RE, LIVE_RE, NAMES, form_of, hand, launch_gunicorn, percentile
 from werkzeug.datastructures import FileStorage
 from werkzeug.test import encode_multipart
 
@@ -174,34 +174,14 @@ def start_server(
     database = workdir / "scorer.sqlite"
     shutil.copyfile(fixture.database, database)
     env = {**env, "DATABASE_URL": f"sqlite:///{database}", "STARVE_DIR": str(workdir)}
-    port = free_port()
-    gunicorn = Path(sys.executable).parent / "gunicorn"
     app = "starve_app:app()" if limits else "starve_app:app(limits=False)"
-    with (workdir / "gunicorn.log").open("ab") as out:
-        process = subprocess.Popen(
-            [
-                str(gunicorn),
-                *options,
-                "--pythonpath",
-                str(ROOT / "bench"),
-                "-b",
-                f"{HOST}:{port}",
-                app,
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=out,
-            start_new_session=True,
-        )
-    for _ in range(300):
-        try:
-            if Client(port).request("GET", "/")[0] == 200:
-                return process, port
-        except OSError:
-            time.sleep(0.1)
-    stop(process)
-    raise RuntimeError(f"gunicorn did not start; see {workdir / 'gunicorn.log'}")
+    return launch_gunicorn(
+        [*options, "--pythonpath", str(ROOT / "bench")],
+        app,
+        cwd=ROOT,
+        env=env,
+        log=workdir / "gunicorn.log",
+    )
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:

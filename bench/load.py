@@ -250,12 +250,19 @@ def start_gunicorn(database: Path, workers: int, log: Path) -> tuple[subprocess.
         check=True,
         capture_output=True,
     )
+    return launch_gunicorn(["-w", str(workers)], "scorer:create_app()", cwd=ROOT, env=env, log=log)
+
+
+def launch_gunicorn(
+    options: list[str], app: str, *, cwd: Path, env: dict[str, str], log: Path
+) -> tuple[subprocess.Popen[bytes], int]:
+    """gunicorn serving ``app`` on a free port of 127.0.0.1, answering ``GET /``."""
     port = free_port()
     gunicorn = Path(sys.executable).parent / "gunicorn"
     with log.open("ab") as out:
         process = subprocess.Popen(
-            [str(gunicorn), "-w", str(workers), "-b", f"127.0.0.1:{port}", "scorer:create_app()"],
-            cwd=ROOT,
+            [str(gunicorn), *options, "-b", f"127.0.0.1:{port}", app],
+            cwd=cwd,
             env=env,
             stdout=out,
             stderr=out,

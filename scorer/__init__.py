@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import sys
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -93,4 +94,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     slots.init_app(app)
     for module in (main, matches, hands, two_player, melds, sheets, sessions, live, stats):
         app.register_blueprint(module.bp)
+    if "gunicorn" in sys.modules and not app.testing:
+        # a served worker loads the PDF renderer as it starts, not on the first PDF
+        from .pdf import preload
+
+        preload()
     return app

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..house_rules import house_rules, ruleset_line
 from ..models import GameSession, Match
 from .cache import PdfBusy, cached_pdf, match_key, session_key
-from .layout import css_string, match_pdf, render_pdf, session_pdf
+from .layout import css_string, match_pdf, preload, render_pdf, session_pdf
 from .resources import FetchRefused, fetch_file, font_urls, url_fetcher
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "house_rules",
     "match_key",
     "match_pdf",
+    "preload",
     "render_pdf",
     "ruleset_line",
     "session_key",

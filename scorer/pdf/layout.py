@@ -24,6 +24,12 @@ from . import grid
 from .resources import font_urls, url_fetcher
 
 
+def preload() -> None:
+    """Load WeasyPrint now (about 0.8 s), so that the first PDF a server renders does not
+    pay for it: :func:`scorer.create_app` calls it in gunicorn's workers."""
+    import weasyprint  # noqa: F401
+
+
 def render_pdf(html: str) -> bytes:
     """HTML to PDF bytes, resources only through :func:`url_fetcher`."""
     from weasyprint import HTML

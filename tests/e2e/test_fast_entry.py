@@ -24,7 +24,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.e2e.conftest import SCREENS
-from tests.e2e.test_flows import ROWS, choose, press_start, start_match
+from tests.e2e.test_flows import ROWS, choose, declare, new_table, press_start, start_match
 
 pytestmark = pytest.mark.e2e
 
@@ -154,11 +154,8 @@ def test_the_form_fits_the_phone(page: Page, shot: Any) -> None:
 
 def test_honest_messages(page: Page) -> None:
     """A refused bid speaks at its field; "restored" only when something was restored."""
-    start_match(page, ["Anna", "Bert", "Carl"])
-    press_start(page)
-    choose(page, "declarer-set", "0")
-    page.locator("#bid").fill("205")
-    choose(page, "trump-set", "H")
+    new_table(page)
+    declare(page, "205")
     page.locator("#parties-0-tricks").fill("200")
     page.locator("#hand-form .actions button[type=submit]").click()
     # the app's own message, in German, at the field
@@ -207,11 +204,8 @@ def test_undo_and_strike_and_restore(page: Page) -> None:
 
 def test_took_a_trick_worth_nothing_and_no_trick(page: Page) -> None:
     """0 trick points offer "took a trick worth 0"; "no trick" counts as 0 for the fill-in."""
-    start_match(page, ["Anna", "Bert", "Carl"])
-    press_start(page)
-    choose(page, "declarer-set", "0")
-    page.locator("#bid").fill("200")
-    choose(page, "trump-set", "H")
+    new_table(page)
+    declare(page, "200")
     page.locator("#parties-0-tricks").fill("250")
     page.locator("#parties-1-melds").fill("20")
     page.locator("#parties-1-tricks").fill("0")

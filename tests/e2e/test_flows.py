@@ -52,6 +52,19 @@ def press_start(page: Page) -> None:
     expect(page.locator("#progress")).to_be_visible()
 
 
+def new_table(page: Page) -> None:
+    """Anna, Bert and Carl at a standard table: the match started, its page open."""
+    start_match(page, ["Anna", "Bert", "Carl"])
+    press_start(page)
+
+
+def declare(page: Page, bid: str, declarer: str = "0", trump: str = "H") -> None:
+    """The head of a hand: who declares, the bid, the trump."""
+    choose(page, "declarer-set", declarer)
+    page.locator("#bid").fill(bid)
+    choose(page, "trump-set", trump)
+
+
 def choose(page: Page, fieldset: str, value: str) -> None:
     """Tap the pill of a segmented choice (the radio inside is hidden); a special game
     is folded away under "Special games" until that is tapped."""

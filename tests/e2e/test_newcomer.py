@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import PHONE, LiveServer
-from tests.e2e.test_flows import ROWS, choose, press_start, start_match
+from tests.e2e.test_flows import ROWS, choose, declare, new_table, press_start, start_match
 
 pytestmark = pytest.mark.e2e
 
@@ -75,9 +75,7 @@ def test_a_double_tap_on_save_on_a_slow_line_saves_once_and_shows_no_errors(
         route.continue_()
 
     page.route("**/hands", slow)
-    choose(page, "declarer-set", "0")
-    page.locator("#bid").fill("250")
-    choose(page, "trump-set", "H")
+    declare(page, "250")
     page.locator("#parties-0-melds").fill("100")
     page.locator("#parties-0-tricks").fill("180")
     page.locator("#parties-1-tricks").fill("60")
@@ -113,9 +111,7 @@ def test_the_errors_of_an_empty_form_wrap_within_the_phone(page: Page) -> None:
 
 
 def fill_reference_hand(page: Page) -> None:
-    choose(page, "declarer-set", "0")
-    page.locator("#bid").fill("250")
-    choose(page, "trump-set", "H")
+    declare(page, "250")
     page.locator("#parties-0-melds").fill("100")
     page.locator("#parties-0-tricks").fill("180")
     page.locator("#parties-1-tricks").fill("60")
@@ -222,11 +218,8 @@ def test_the_top_bar_holds_the_switch_without_overlap(page: Page) -> None:
 
 
 def test_a_total_taken_from_the_calculator_moves_the_focus_on(page: Page) -> None:
-    start_match(page, ["Anna", "Bert", "Carl"])
-    press_start(page)
-    choose(page, "declarer-set", "0")
-    page.locator("#bid").fill("300")
-    choose(page, "trump-set", "H")
+    new_table(page)
+    declare(page, "300")
     # Anna's melds from the calculator: next is her tricks
     take_from_calculator(page, 0, "family H", "150")
     expect(page.locator("#parties-0-tricks")).to_be_focused()

@@ -78,9 +78,7 @@ def save(page: Page) -> None:
 
 def saved_offline(page: Page, live_server: LiveServer) -> tuple[str, str]:
     """A hand filled in and saved with the phone offline: the match and the form's key."""
-    token = new_match(live_server)
-    page.goto(f"/m/{token}")
-    fill_hand(page)
+    token = open_filled_hand(page, live_server)
     key = page.locator("#hand-form input[name=idempotency_key]").input_value()
     page.context.set_offline(True)
     save(page)
@@ -136,13 +134,19 @@ def lossy_page(browser: Any, live_server: LiveServer) -> Iterator[Page]:
     assert problems == []
 
 
+def open_filled_hand(page: Page, live_server: LiveServer) -> str:
+    """A new match's page with a hand typed in, not yet sent; the match's token."""
+    token = new_match(live_server)
+    page.goto(f"/m/{token}")
+    fill_hand(page)
+    return token
+
+
 def test_a_hand_whose_answer_was_lost_is_sent_again_but_saved_once(
     lossy_page: Page, live_server: LiveServer
 ) -> None:
     page = lossy_page
-    token = new_match(live_server)
-    page.goto(f"/m/{token}")
-    fill_hand(page)
+    token = open_filled_hand(page, live_server)
     posts: list[str] = []
 
     def lose_the_answer(route: Any) -> None:
@@ -164,9 +168,7 @@ def test_a_hand_whose_answer_was_lost_is_sent_again_but_saved_once(
 
 
 def test_typed_fields_come_back_after_a_reload(page: Page, live_server: LiveServer) -> None:
-    token = new_match(live_server)
-    page.goto(f"/m/{token}")
-    fill_hand(page)
+    open_filled_hand(page, live_server)
     version = page.locator("#hand-form input[name=version]").input_value()
     page.reload()
     expect(page.locator("#bid")).to_have_value("300")
@@ -181,9 +183,7 @@ def test_typed_fields_come_back_after_a_reload(page: Page, live_server: LiveServ
 
 
 def test_a_hand_still_unsent_at_a_reload_is_sent_once(page: Page, live_server: LiveServer) -> None:
-    token = new_match(live_server)
-    page.goto(f"/m/{token}")
-    fill_hand(page)
+    token = open_filled_hand(page, live_server)
     page.context.set_offline(True)
     save(page)
     expect(page.locator("#hand-form .offline-note")).to_be_visible()
@@ -248,9 +248,7 @@ def test_a_hand_whose_send_hangs_counts_as_lost_and_is_sent_again_once(
     lossy_page: Page, live_server: LiveServer
 ) -> None:
     page = lossy_page
-    token = new_match(live_server)
-    page.goto(f"/m/{token}")
-    fill_hand(page)
+    token = open_filled_hand(page, live_server)
     # the form's own timeout (hx-request) is 15 s; a second is enough to see it work
     page.evaluate(
         """() => document.getElementById('hand-form')
@@ -270,9 +268,7 @@ def test_a_hand_whose_send_hangs_counts_as_lost_and_is_sent_again_once(
 
 
 def test_a_double_tap_on_save_sends_the_hand_once(page: Page, live_server: LiveServer) -> None:
-    token = new_match(live_server)
-    page.goto(f"/m/{token}")
-    fill_hand(page)
+    open_filled_hand(page, live_server)
     posts: list[str] = []
     page.on(
         "request",

@@ -30,6 +30,7 @@ from tests.builders import (
 from tests.web.test_backup import upload
 
 ABC = ["Anna", "Bert", "Carl"]
+ANNA_200 = {"declarer": 0, "bid": 200, "trump": "H"}  # Anna declares 200 in Herz
 HX = {"HX-Request": "true", "HX-Target": "hand-form"}
 
 
@@ -83,17 +84,9 @@ def test_a_bid_that_is_no_bid_gets_the_apps_message_at_the_field(client: FlaskCl
 def test_took_a_trick_worth_nothing_counts_the_melds(app: Flask, client: FlaskClient) -> None:
     token = start_match(client, ABC)
     # Bert: 20 melds, a trick worth 0 points; Carl: no trick (0 for the fill-in)
-    enter_hand(
-        client,
-        token,
-        declarer=0,
-        bid=200,
-        trump="H",
-        melds=[None, 20, 40],
-        tricks=[250, 0, None],
-        no_trick=[2],
-        **{"parties-1-took_zero": "y"},
-    )
+    took_zero = {"parties-1-took_zero": "y"}
+    enter_hand(client, token, **ANNA_200, melds=[None, 20, 40], tricks=[250, 0, None],
+               no_trick=[2], **took_zero)  # fmt: skip
     hand = hands_of(app, token)[0]
     with app.app_context():
         lines = sorted(db.session.merge(hand).parties, key=lambda p: p.party)

@@ -196,16 +196,8 @@ def test_special_game_needs_won_or_lost(app: Flask, client: FlaskClient) -> None
 
 def test_took_no_trick_voids_melds(app: Flask, client: FlaskClient) -> None:
     token = start_match(client, ABC)
-    enter_hand(
-        client,
-        token,
-        declarer=0,
-        bid=200,
-        trump="H",
-        melds=[100, 60, 20],
-        tricks=[150, 100, 0],
-        no_trick=[2],
-    )
+    hand = {"declarer": 0, "bid": 200, "trump": "H", "melds": [100, 60, 20]}
+    enter_hand(client, token, **hand, tricks=[150, 100, 0], no_trick=[2])
     assert sheet_of(app, token).totals == [250, 160, 0]
 
 
