@@ -1,0 +1,546 @@
+"""The tournament's pure part: docs (TOURNAMENT.md) section 5.  Players are start numbers.
+
+:func:`table_sizes` splits a round into tables of four and three; :func:`draw`
+seats the next round so that as few pairs as possible meet again;
+:func:`repeats` counts such pairs; :func:`rank` gives shared places (1, 1, 3);
+:func:`lost_game_fee` prices a player's lost games on the organiser's
+schedule; :func:`prizes` shares the prize fund among the places.
+
+>>> table_sizes(10)
+(4, 3, 3)
+>>> rank({"a": 300, "b": 300, "c": 200})
+{'a': 1, 'b': 1, 'c': 3}
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import random
+import re
+from collections import Counter, defaultdict
+from collections.abc import Collection, Hashable, Mapping, Sequence
+from decimal import ROUND_DOWN, Decimal, InvalidOperation
+from functools import lru_cache
+from typing import TypeVar
+
+from .errors import RulesError
+
+K = TypeVar("K", bound=Hashable)
+
+CENT = Decimal("0.01")
+
+EXACT_DRAW_PLAYERS = 12
+"""Up to this many players :func:`draw` tries every seating (at most 15,400) and takes the best."""
+
+SEARCH_BUDGET = 150_000
+"""Swap evaluations :func:`draw`'s search may spend: a count, not a time, so it is deterministic."""
+
+SEARCH_ATTEMPTS = 3
+"""Fresh starts the search splits its budget over when it has not reached the bound."""
+
+CANDIDATES = 12
+"""The most conflicting players one step of the search tries to move."""
+
+
+def table_sizes(players: int) -> tuple[int, ...]:
+    """The tables of one round for ``players``: tables of four first, then of three.
+
+    As many tables of three as can be, and one or two of four when the count
+    is not a multiple of three.
+
+    >>> [table_sizes(n) for n in (3, 4, 6, 7, 8)]
+    [(3,), (4,), (3, 3), (4, 3), (4, 4)]
+    >>> [table_sizes(n) for n in (10, 11, 12)]
+    [(4, 3, 3), (4, 4, 3), (3, 3, 3, 3)]
+    >>> table_sizes(5)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.RulesError: 5 players ...: check in one more player ... or withdraw one ...
+    """
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise RulesError("'{players}' is not a number of players", players=players)
+    if players < 3:
+        raise RulesError(
+            "a round needs at least 3 players, not {players}: check in more players",
+            players=players,
+        )
+    if players == 5:
+        raise RulesError(
+            "5 players do not fit at tables of three and four: check in one more player "
+            "(two tables of three) or withdraw one (one table of four)"
+        )
+    fours = players % 3
+    threes = (players - 4 * fours) // 3
+    return (4,) * fours + (3,) * threes
+
+
+def _start_number(value: object, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RulesError("'{value}' in {where} is not a start number", value=value, where=where)
+    return value
+
+
+def _pair_meetings(met: Sequence[Sequence[Sequence[int]]]) -> Counter[tuple[int, int]]:
+    """How often each pair ``(low, high)`` shared a table in ``met``."""
+    if isinstance(met, str | bytes) or not isinstance(met, Sequence):
+        raise RulesError("the earlier rounds must be a list of rounds, each a list of tables")
+    meetings: Counter[tuple[int, int]] = Counter()
+    for number, earlier in enumerate(met, start=1):
+        if isinstance(earlier, str | bytes) or not isinstance(earlier, Sequence):
+            raise RulesError("earlier round {round} is not a list of tables", round=number)
+        for table in earlier:
+            if isinstance(table, str | bytes) or not isinstance(table, Sequence):
+                raise RulesError(
+                    "earlier round {round} has a table that is not a list of players", round=number
+                )
+            seated = sorted({_start_number(p, f"earlier round {number}") for p in table})
+            for i, low in enumerate(seated):
+                for high in seated[i + 1 :]:
+                    meetings[low, high] += 1
+    return meetings
+
+
+def repeats(tables: Sequence[Sequence[int]], met: Sequence[Sequence[Sequence[int]]]) -> int:
+    """How many pairs at ``tables`` already shared a table in ``met``, each meeting counted.
+
+    >>> repeats([(1, 2, 5)], [[(1, 2, 3)], [(1, 2, 4)]])
+    2
+    >>> repeats([(1, 2, 5), (3, 4, 6)], [[(1, 2, 3), (4, 5, 6)], [(1, 5, 4)]])
+    3
+    """
+    meetings = _pair_meetings(met)
+    count = 0
+    for table in tables:
+        seated = sorted({_start_number(p, "the tables") for p in table})
+        for i, low in enumerate(seated):
+            for high in seated[i + 1 :]:
+                count += meetings[low, high]
+    return count
+
+
+def _rng(seed: str) -> random.Random:
+    if not isinstance(seed, str):
+        raise RulesError("the seed of a draw must be text, not '{seed}'", seed=seed)
+    return random.Random(int.from_bytes(hashlib.sha256(seed.encode("utf-8")).digest(), "big"))
+
+
+class _Problem:
+    """One draw as numbers: players ``0 … n-1``, a pair cost matrix and the fours' counts.
+
+    A seating's cost is one integer that orders seatings lexicographically by
+    (apart pairs together, repeated meetings, the fours' counts of the players
+    at tables of four): ``apart_weight`` exceeds any sum of the lower parts.
+    """
+
+    def __init__(
+        self,
+        players: list[int],
+        meetings: Counter[tuple[int, int]],
+        fours: Mapping[int, int],
+        apart: set[tuple[int, int]],
+        sizes: tuple[int, ...],
+    ) -> None:
+        n = len(players)
+        index = {p: i for i, p in enumerate(players)}
+        self.n = n
+        self.sizes = sizes
+        self.four = [size == 4 for size in sizes]
+        self.fours = [fours.get(p, 0) for p in players]
+        self.bound = sum(sorted(self.fours)[: 4 * sizes.count(4)])
+        repeat_weight = 8 * max(self.fours, default=0) + 1
+        cost = [[0] * n for _ in range(n)]
+        total = 0
+        for (a, b), times in meetings.items():
+            if a in index and b in index:
+                i, j = index[a], index[b]
+                cost[i][j] = cost[j][i] = times * repeat_weight
+                total += times * repeat_weight
+        apart_weight = total + repeat_weight
+        for a, b in apart:
+            i, j = index[a], index[b]
+            cost[i][j] += apart_weight
+            cost[j][i] += apart_weight
+        self.cost = cost
+
+    def seating_cost(self, tables: list[list[int]]) -> int:
+        total = 0
+        for t, members in enumerate(tables):
+            for k, i in enumerate(members):
+                row = self.cost[i]
+                total += sum(row[j] for j in members[k + 1 :])
+                if self.four[t]:
+                    total += self.fours[i]
+        return total
+
+    def greedy(self, rng: random.Random) -> list[list[int]]:
+        """Each player in a random order to the table where they add the least cost."""
+        order = list(range(self.n))
+        rng.shuffle(order)
+        tables: list[list[int]] = [[] for _ in self.sizes]
+        for i in order:
+            row = self.cost[i]
+            best = -1
+            best_cost = 0
+            for t, members in enumerate(tables):
+                if len(members) == self.sizes[t]:
+                    continue
+                added = sum(row[j] for j in members)
+                if self.four[t]:
+                    added += self.fours[i]
+                if best < 0 or added < best_cost:
+                    best, best_cost = t, added
+            tables[best].append(i)
+        return tables
+
+    def exact(self, rng: random.Random) -> list[list[int]]:
+        """The cheapest seating, by trying all (branch and bound); ties go to the first found."""
+        order = list(range(self.n))
+        rng.shuffle(order)
+        sizes = self.sizes
+        tables: list[list[int]] = [[] for _ in sizes]
+        best: list[list[list[int]]] = []
+        best_cost = [-1]
+        bound = self.bound
+
+        def place(k: int, partial: int) -> bool:
+            if k == len(order):
+                best[:] = [[list(members) for members in tables]]
+                best_cost[0] = partial
+                return partial == bound
+            i = order[k]
+            row = self.cost[i]
+            opened: set[int] = set()
+            for t, members in enumerate(tables):
+                if len(members) == sizes[t]:
+                    continue
+                if not members:
+                    if sizes[t] in opened:
+                        continue  # an empty table like one already tried: the same seating
+                    opened.add(sizes[t])
+                added = sum(row[j] for j in members) + (self.fours[i] if self.four[t] else 0)
+                if best_cost[0] >= 0 and partial + added >= best_cost[0]:
+                    continue
+                members.append(i)
+                done = place(k + 1, partial + added)
+                members.pop()
+                if done:
+                    return True
+            return False
+
+        place(0, 0)
+        return best[0]
+
+    def search(self, tables: list[list[int]], rng: random.Random, budget: int) -> list[list[int]]:
+        """Tabu search over swaps of two players of different tables; the best seating seen."""
+        n = self.n
+        cost = self.cost
+        four = self.four
+        fours = self.fours
+        table_of = [0] * n
+        for t, members in enumerate(tables):
+            for i in members:
+                table_of[i] = t
+        pair = [0] * n  # each player's pair cost at their table
+
+        def refresh(t: int) -> None:
+            members = tables[t]
+            for i in members:
+                row = cost[i]
+                pair[i] = sum(row[j] for j in members) - row[i]
+
+        for t in range(len(tables)):
+            refresh(t)
+        current = self.seating_cost(tables)
+        best_cost = current
+        best = [list(members) for members in tables]
+        tabu = [[0] * len(tables) for _ in range(n)]
+        step = 0
+        while budget > 0 and best_cost > self.bound:
+            step += 1
+            candidates = [i for i in range(n) if pair[i] or (four[table_of[i]] and fours[i])]
+            if len(candidates) > CANDIDATES:
+                candidates = rng.sample(candidates, CANDIDATES)
+            move_delta = 0
+            moves: list[tuple[int, int]] = []
+            for i in candidates:
+                a = table_of[i]
+                row_i = cost[i]
+                others_a = [j for j in tables[a] if j != i]
+                for b, members in enumerate(tables):
+                    if b == a:
+                        continue
+                    budget -= len(members) + 1
+                    base = sum(row_i[j] for j in members) - pair[i]
+                    four_change = four[a] != four[b]
+                    for j in members:
+                        row_j = cost[j]
+                        delta = base - row_i[j] + sum(row_j[x] for x in others_a) - pair[j]
+                        if four_change:
+                            delta += fours[j] - fours[i] if four[a] else fours[i] - fours[j]
+                        if (
+                            tabu[i][b] > step or tabu[j][a] > step
+                        ) and current + delta >= best_cost:
+                            continue  # tabu, and no new best (aspiration)
+                        if not moves or delta < move_delta:
+                            move_delta = delta
+                            moves = [(i, j)]
+                        elif delta == move_delta:
+                            moves.append((i, j))
+            if not moves:
+                break
+            i, j = moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0]
+            a, b = table_of[i], table_of[j]
+            tables[a][tables[a].index(i)] = j
+            tables[b][tables[b].index(j)] = i
+            table_of[i], table_of[j] = b, a
+            tabu[i][a] = step + 3 + rng.randrange(4)
+            tabu[j][b] = step + 3 + rng.randrange(4)
+            refresh(a)
+            refresh(b)
+            current += move_delta
+            if current < best_cost:
+                best_cost = current
+                best = [list(members) for members in tables]
+        return best
+
+    def solve(self, rng: random.Random) -> list[list[int]]:
+        if self.n <= EXACT_DRAW_PLAYERS:
+            return self.exact(rng)
+        best: list[list[int]] = []
+        best_cost = -1
+        for _ in range(SEARCH_ATTEMPTS):
+            tables = self.search(self.greedy(rng), rng, SEARCH_BUDGET // SEARCH_ATTEMPTS)
+            found = self.seating_cost(tables)
+            if best_cost < 0 or found < best_cost:
+                best, best_cost = tables, found
+            if best_cost == self.bound:
+                break
+        return best
+
+
+def draw(
+    players: Sequence[int],
+    met: Sequence[Sequence[Sequence[int]]] = (),
+    *,
+    seed: str,
+    apart: Collection[tuple[int, int]] = (),
+) -> tuple[tuple[int, ...], ...]:
+    """Seats ``players`` at tables of :func:`table_sizes` for the next round.
+
+    ``met`` holds the earlier rounds, each a sequence of tables in seat order
+    (players no longer in ``players`` are passed over).  The priorities, in
+    order: (1) no ``apart`` pair at one table; (2) the fewest pairs that have
+    already shared a table, each earlier meeting counted; (3) nobody at a
+    table of four again while another player has not sat at one; (4) seat 1
+    (the Schreiber, who deals first) goes to the player at the table who has
+    written least often, ties by lot.
+
+    The same arguments give the same tables: the lot comes from ``seed``.  Up
+    to :data:`EXACT_DRAW_PLAYERS` players every seating is tried; above, a
+    greedy seating is improved by a tabu search that swaps two players of
+    different tables, for a fixed number of steps (no clock), from a few fresh
+    starts, until no pair meets again.
+
+    >>> first = draw(range(1, 10), seed="Runde 1")
+    >>> first
+    ((2, 6, 8), (7, 4, 9), (5, 3, 1))
+    >>> second = draw(range(1, 10), [first], seed="Runde 2")
+    >>> second
+    ((9, 8, 1), (5, 7, 2), (6, 3, 4))
+    >>> repeats(second, [first])
+    0
+    >>> [len(table) for table in draw(range(1, 11), seed="x")]
+    [4, 3, 3]
+    """
+    if isinstance(players, str | bytes) or not isinstance(players, Sequence | range):
+        raise RulesError("the players of a draw must be a list of start numbers")
+    numbers = sorted(_start_number(p, "the players") for p in players)
+    for low, high in itertools.pairwise(numbers):
+        if low == high:
+            raise RulesError("start number {number} is twice in the draw", number=low)
+    sizes = table_sizes(len(numbers))
+    rng = _rng(seed)
+    meetings = _pair_meetings(met)
+    present = set(numbers)
+    fours: Counter[int] = Counter()
+    written: Counter[int] = Counter()
+    for earlier in met:
+        for table in earlier:
+            if len(table) >= 4:
+                fours.update(table)
+            if table:
+                written[table[0]] += 1
+    apart_pairs: set[tuple[int, int]] = set()
+    if isinstance(apart, str | bytes):
+        raise RulesError("the players to keep apart must be pairs of start numbers")
+    for entry in apart:
+        if isinstance(entry, str | bytes) or not isinstance(entry, Sequence) or len(entry) != 2:
+            raise RulesError("'{entry}' is not a pair of start numbers to keep apart", entry=entry)
+        a, b = (_start_number(p, "the players to keep apart") for p in entry)
+        if a != b and a in present and b in present:
+            apart_pairs.add((min(a, b), max(a, b)))
+    problem = _Problem(numbers, meetings, fours, apart_pairs, sizes)
+    seating = problem.solve(rng)
+    tables = [[numbers[i] for i in members] for members in seating]
+    # tables of four first, as table_sizes gives them; within a size in the lot's order
+    tables.sort(key=len, reverse=True)
+    result = []
+    for members in tables:
+        lots = {p: rng.random() for p in members}
+        result.append(tuple(sorted(members, key=lambda p: (written[p], lots[p]))))
+    return tuple(result)
+
+
+def rank(points: Mapping[K, int]) -> dict[K, int]:
+    """Places by points, highest first; equal points share a place and the next one skips.
+
+    The result lists the players by place, ties in the order of ``points``.
+
+    >>> rank({"a": 300, "b": 300, "c": 200})
+    {'a': 1, 'b': 1, 'c': 3}
+    >>> rank({"c": 200, "b": 300})
+    {'b': 1, 'c': 2}
+    """
+    if not isinstance(points, Mapping):
+        raise RulesError("the points must map players to points")
+    for player, value in points.items():
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise RulesError(
+                "'{player}': '{value}' is not a number of points", player=player, value=value
+            )
+    ordered = sorted(points, key=lambda player: -points[player])
+    places: dict[K, int] = {}
+    for position, player in enumerate(ordered, start=1):
+        if position > 1 and points[player] == points[ordered[position - 2]]:
+            places[player] = places[ordered[position - 2]]
+        else:
+            places[player] = position
+    return places
+
+
+_SCHEDULE_PART = re.compile(
+    r"\s*€?\s*(?P<amount>\d+(?:[.,]\d{1,2})?)\s*€?\s*(?:(?:from|ab)\s+(?P<start>\d+))?\s*",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=64)
+def _schedule(schedule: str) -> tuple[tuple[int, Decimal], ...]:
+    """``"0.50; 1.00 from 5"`` as ``((1, 0.50), (5, 1.00))``: from which lost game each price."""
+    malformed = RulesError(
+        "'{schedule}' is not a lost-game schedule: write the price of a lost game, then "
+        "'; price from N' for the price from the N-th lost game on, e.g. '0.50; 1.00 from 5'",
+        schedule=schedule,
+    )
+    steps: list[tuple[int, Decimal]] = []
+    for position, part in enumerate(schedule.split(";")):
+        match = _SCHEDULE_PART.fullmatch(part)
+        if match is None:
+            raise malformed
+        amount = Decimal(match["amount"].replace(",", "."))
+        if match["start"] is None:
+            if position:
+                raise malformed
+            start = 1
+        else:
+            start = int(match["start"])
+            if start < 1 or (steps and start <= steps[-1][0]):
+                raise malformed
+        steps.append((start, amount))
+    return tuple(steps)
+
+
+def lost_game_fee(lost: int, schedule: str) -> Decimal:
+    """What ``lost`` lost games cost on ``schedule``, to the cent.
+
+    A schedule is the price of a lost game, then ``; price from N`` for the
+    price from the N-th lost game on (``ab`` for ``from`` and a decimal comma
+    work too).  A first price with ``from N`` makes the games before free.
+
+    >>> lost_game_fee(4, "0.50; 1.00 from 5"), lost_game_fee(6, "0.50; 1.00 from 5")
+    (Decimal('2.00'), Decimal('4.00'))
+    >>> lost_game_fee(3, "1.00")
+    Decimal('3.00')
+    >>> lost_game_fee(3, "50 cents")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.RulesError: '50 cents' is not a lost-game schedule: write the price ...
+    """
+    if not isinstance(schedule, str):
+        raise RulesError("'{schedule}' is not a lost-game schedule", schedule=schedule)
+    if not isinstance(lost, int) or isinstance(lost, bool) or lost < 0:
+        raise RulesError("'{lost}' is not a number of lost games", lost=lost)
+    steps = _schedule(schedule)
+    total = Decimal(0)
+    for k, (start, amount) in enumerate(steps):
+        end = steps[k + 1][0] - 1 if k + 1 < len(steps) else lost
+        games = min(lost, end) - start + 1
+        if games > 0:
+            total += games * amount
+    return total.quantize(CENT)
+
+
+def _money(value: object, what: str) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, Decimal | int):
+        raise RulesError("{what} must be a Decimal, not '{value}'", what=what, value=value)
+    try:
+        amount = Decimal(value)
+    except InvalidOperation as error:  # pragma: no cover - Decimal(int) cannot fail
+        raise RulesError("{what} is not a number", what=what) from error
+    if not amount.is_finite() or amount < 0:
+        raise RulesError("{what} must not be negative, not {value}", what=what, value=value)
+    return amount
+
+
+def prizes(fund: Decimal, shares: Sequence[Decimal], places: Mapping[K, int]) -> dict[K, Decimal]:
+    """The money prizes: ``shares[i]`` of the ``fund`` for place ``i + 1``, rounded down.
+
+    Players who share a place (as :func:`rank` gives it) share equally the
+    prizes of the places they occupy; the cents that do not divide go one each
+    to the first of them in ``places``' order.  The prizes add up to the sum of
+    the reached places' prizes; the rest of the fund stays in the till.
+    Players whose places all lie beyond the last share get no entry.
+
+    >>> prizes(Decimal("100"), [Decimal("0.30"), Decimal("0.20"), Decimal("0.15")],
+    ...        {"a": 1, "b": 2, "c": 2, "d": 2})
+    {'a': Decimal('30.00'), 'b': Decimal('11.67'), 'c': Decimal('11.67'), 'd': Decimal('11.66')}
+    """
+    amount = _money(fund, "the prize fund")
+    if isinstance(shares, str | bytes) or not isinstance(shares, Sequence):
+        raise RulesError("the shares must be a list of fractions of the fund")
+    fractions = [_money(share, f"the share of place {i}") for i, share in enumerate(shares, 1)]
+    if sum(fractions, Decimal(0)) > 1:
+        raise RulesError(
+            "the shares add up to {total}, more than the whole fund: lower them to 1 at most",
+            total=sum(fractions, Decimal(0)),
+        )
+    if not isinstance(places, Mapping):
+        raise RulesError("the places must map players to places")
+    groups: defaultdict[int, list[K]] = defaultdict(list)
+    for player, place in places.items():
+        if not isinstance(place, int) or isinstance(place, bool) or place < 1:
+            raise RulesError("'{player}': '{place}' is not a place", player=player, place=place)
+        groups[place].append(player)
+    cents = [
+        int((amount * share).quantize(CENT, rounding=ROUND_DOWN) / CENT) for share in fractions
+    ]
+    result: dict[K, Decimal] = {}
+    taken = 0
+    for place in sorted(groups):
+        tied = groups[place]
+        if place <= taken:
+            raise RulesError(
+                "place {place} is taken by the {count} players before: give the places as "
+                "rank gives them (1, 1, 3)",
+                place=place,
+                count=taken,
+            )
+        taken = place + len(tied) - 1
+        if place > len(cents):
+            continue
+        pool = sum(cents[place - 1 : taken])
+        share, rest = divmod(pool, len(tied))
+        for position, player in enumerate(tied):
+            result[player] = (share + (1 if position < rest else 0)) * CENT
+    return result
