@@ -123,6 +123,19 @@ def get_hand(match: Match, hand_id: int) -> Hand:
     return hand
 
 
+def hand_by_number(match: Match, number: int) -> Hand:
+    """A hand of this match by the number its address carries (``seq``: its place in the
+    match, as the sheet counts it until a hand is struck; never reused), or NotFound."""
+    if not 0 < number <= MAX_ID:
+        raise NotFound()
+    hand = db.session.execute(
+        select(Hand).where(Hand.match_id == match.id, Hand.seq == number)
+    ).scalar_one_or_none()
+    if hand is None:
+        raise NotFound()
+    return hand
+
+
 def recent_sessions(tokens: Sequence[str] = (), limit: int = 12) -> list[dict[str, Any]]:
     """The sessions this device has opened, newest first, for the home page."""
     if not tokens:

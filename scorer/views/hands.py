@@ -31,8 +31,8 @@ def preview(token: str) -> WerkzeugResponse:
     match = services.get_match(token)
     # the names and the rules are enough: no rows, so a long match answers as fast
     sheet = services.standing(match)
-    hand_id = request.args.get("hand", type=int)
-    hand = services.get_hand(match, hand_id) if hand_id else None
+    number = request.args.get("hand", type=int)
+    hand = services.hand_by_number(match, number) if number else None
     form = hand_form(match, sheet, posted=True)
     return render(
         "hands/_preview.html",
@@ -142,11 +142,11 @@ def create(token: str) -> WerkzeugResponse:
     return _save(services.get_match(token), None)
 
 
-@bp.get("/m/<token:token>/hands/<int:hand_id>/edit")
-def edit(token: str, hand_id: int) -> WerkzeugResponse:
+@bp.get("/m/<token:token>/hands/<int:number>/edit")
+def edit(token: str, number: int) -> WerkzeugResponse:
     """The correction form of a saved hand."""
     match = services.get_match(token)
-    hand = services.get_hand(match, hand_id)
+    hand = services.hand_by_number(match, number)
     # a struck hand is restored before it is corrected (its update would be refused)
     if (
         hand.status != "closed"
@@ -163,21 +163,21 @@ def edit(token: str, hand_id: int) -> WerkzeugResponse:
     return render("hands/edit.html", **context)
 
 
-@bp.post("/m/<token:token>/hands/<int:hand_id>")
-def update(token: str, hand_id: int) -> WerkzeugResponse:
+@bp.post("/m/<token:token>/hands/<int:number>")
+def update(token: str, number: int) -> WerkzeugResponse:
     """Save a correction; totals and the end of the match are recomputed."""
     match = services.get_match(token)
-    hand = services.get_hand(match, hand_id)
+    hand = services.hand_by_number(match, number)
     if hand.deleted_at is not None or hand.outcome == "open_play":
         abort(404)
     return _save(match, hand)
 
 
-@bp.get("/m/<token:token>/hands/<int:hand_id>")
-def detail(token: str, hand_id: int) -> WerkzeugResponse:
+@bp.get("/m/<token:token>/hands/<int:number>")
+def detail(token: str, number: int) -> WerkzeugResponse:
     """A hand with its meld breakdown and its history."""
     match = services.get_match(token)
-    hand = services.get_hand(match, hand_id)
+    hand = services.hand_by_number(match, number)
     sheet = services.sheet(match)
     return render(
         "hands/detail.html",
@@ -190,9 +190,9 @@ def detail(token: str, hand_id: int) -> WerkzeugResponse:
     )
 
 
-def _change(token: str, hand_id: int, action: str) -> WerkzeugResponse:
+def _change(token: str, number: int, action: str) -> WerkzeugResponse:
     match = services.get_match(token)
-    hand = services.get_hand(match, hand_id)
+    hand = services.hand_by_number(match, number)
     form = ConfirmForm()
     if not form.validate():
         abort(400)
@@ -226,13 +226,13 @@ def _change(token: str, hand_id: int, action: str) -> WerkzeugResponse:
     return go_to(url_for("matches.show", token=match.token))
 
 
-@bp.post("/m/<token:token>/hands/<int:hand_id>/delete")
-def delete(token: str, hand_id: int) -> WerkzeugResponse:
+@bp.post("/m/<token:token>/hands/<int:number>/delete")
+def delete(token: str, number: int) -> WerkzeugResponse:
     """Strike a hand (it stays visible in the history)."""
-    return _change(token, hand_id, "delete")
+    return _change(token, number, "delete")
 
 
-@bp.post("/m/<token:token>/hands/<int:hand_id>/restore")
-def restore(token: str, hand_id: int) -> WerkzeugResponse:
+@bp.post("/m/<token:token>/hands/<int:number>/restore")
+def restore(token: str, number: int) -> WerkzeugResponse:
     """Bring a struck hand back."""
-    return _change(token, hand_id, "restore")
+    return _change(token, number, "restore")

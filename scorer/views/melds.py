@@ -272,8 +272,8 @@ def in_hand(token: str) -> WerkzeugResponse:
     match = services.get_match(token)
     ruleset = services.ruleset_of(match)
     names = services.party_names(match)
-    hand_id = request.args.get("hand", type=int)
-    hand = services.get_hand(match, hand_id) if hand_id else None
+    number = request.args.get("hand", type=int)
+    hand = services.hand_by_number(match, number) if number else None
     party = request.args.get("party", type=int)
     if ruleset.open_play or party is None or not 0 <= party < len(names):
         abort(404)
@@ -306,7 +306,7 @@ def in_hand(token: str) -> WerkzeugResponse:
         "in_hand": {
             "party": party,
             "name": names[party],
-            "action": url_for("melds.in_hand", token=token, party=party, hand=hand_id),
+            "action": url_for("melds.in_hand", token=token, party=party, hand=number),
             "teams": ruleset.teams,
             "closed": closed,
             "taken": taken,

@@ -93,7 +93,7 @@ def test_took_a_trick_worth_nothing_counts_the_melds(app: Flask, client: FlaskCl
         assert [p.took_trick for p in lines] == [None, True, False]
     assert sheet_of(app, token).totals == [250, 20, 0]
     # the correction form shows the three states as they were saved
-    data = form_data(client.get(f"/m/{token}/hands/{hand.id}/edit").get_data(as_text=True))
+    data = form_data(client.get(f"/m/{token}/hands/{hand.seq}/edit").get_data(as_text=True))
     assert data.get("parties-1-took_zero") == "y" and data.get("parties-2-no_trick") == "y"
 
 
@@ -114,7 +114,7 @@ def test_a_forfeit_is_charged_to_the_party_at_fault(app: Flask, client: FlaskCli
     assert hand.at_fault == 2
     totals = sheet_of(app, token).totals
     assert totals[2] == -400 and totals[0] > 0  # Carl pays as a failed declarer
-    text = page_text(client.get(f"/m/{token}/hands/{hand.id}?lang=en"))
+    text = page_text(client.get(f"/m/{token}/hands/{hand.seq}?lang=en"))
     assert "At fault: Carl" in text
     # the declarer at fault is stored as before: None
     enter_hand(client, token, declarer=1, outcome="forfeit", bid=200, trump="G", at_fault=1)
@@ -131,9 +131,9 @@ def test_kreuzbinokel_keeps_the_player_who_declared(app: Flask, client: FlaskCli
     sheet_html = client.get(f"/m/{token}").get_data(as_text=True)
     row = sheet_html[sheet_html.index(f'<tr id="hand-{hand.id}"') :]
     assert "Carl" in row[: row.index("</tr>")]
-    assert "Carl" in page_text(client.get(f"/m/{token}/hands/{hand.id}"))
+    assert "Carl" in page_text(client.get(f"/m/{token}/hands/{hand.seq}"))
     # the correction form starts from the player
-    data = form_data(client.get(f"/m/{token}/hands/{hand.id}/edit").get_data(as_text=True))
+    data = form_data(client.get(f"/m/{token}/hands/{hand.seq}/edit").get_data(as_text=True))
     assert data["declarer"] == "s2"
 
 

@@ -14,6 +14,7 @@ from tests.builders import (
     hand_count,
     hand_data,
     page_text,
+    service_match,
     sheet_of,
     start_match,
 )
@@ -378,3 +379,16 @@ def test_six_parties_sheet(app: Flask, client: FlaskClient) -> None:
     assert sheet.totals == [-500, 30, 50, 30, 30, 70]
     html = client.get(f"/m/{token}").get_data(as_text=True)
     assert html.count('class="party-name"') == 6
+
+
+def test_a_hands_address_carries_its_number_in_the_match(app: Flask, client: FlaskClient) -> None:
+    """The sheet says "Spiel 2": the address says /hands/2, not a database id."""
+    first = service_match(app, ABC, 3)  # three hands in another match come first
+    token = service_match(app, ABC, 2)
+    page = client.get(f"/m/{token}").get_data(as_text=True)
+    assert f'href="/m/{token}/hands/2"' in page
+    assert f'href="/m/{token}/hands/4"' not in page
+    assert "Anna" in page_text(client.get(f"/m/{token}/hands/2"))
+    assert client.get(f"/m/{token}/hands/2/edit").status_code == 200
+    assert client.get(f"/m/{token}/hands/3").status_code == 404
+    assert client.get(f"/m/{first}/hands/3").status_code == 200

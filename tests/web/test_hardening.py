@@ -163,7 +163,8 @@ def test_meld_names_with_unstorable_characters_are_dropped(app: Flask, client: F
     (hand,) = hand_ids(client, token)
     assert client.get(f"/m/{token}/hands/{hand}").status_code == 200
     with app.app_context():
-        stored = db.session.get_one(Hand, hand).parties[0].meld_names
+        row = db.session.execute(select(Hand).where(Hand.seq == hand)).scalar_one()
+        stored = row.parties[0].meld_names
     assert stored == ["pair H"]
 
 
