@@ -196,7 +196,7 @@ def _change(token: str, number: int, action: str) -> WerkzeugResponse:
     form = ConfirmForm()
     if not form.validate():
         abort(400)
-    number = services.sheet(match).number_of(hand) if action == "delete" else None
+    on_sheet = services.sheet(match).number_of(hand) if action == "delete" else None
     try:
         if action == "delete":
             services.delete_hand(match, hand, version_of(form))
@@ -218,7 +218,7 @@ def _change(token: str, number: int, action: str) -> WerkzeugResponse:
             gettext(
                 "Hand %(number)s struck: it stays on the sheet, crossed out, and no longer "
                 "counts. “Restore” on its row brings it back.",
-                number=number or "",
+                number=on_sheet or "",
             ),
             "info",
         )
