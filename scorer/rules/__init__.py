@@ -34,7 +34,6 @@ from .melds import (
 )
 from .reach import MeldTotals, check_meld_total, meld_totals, party_meld_totals
 from .ruleset import (
-    BONUS_KINDS,
     CARD_POINTS,
     DEALER_RULES,
     FIRST_DEALER_RULES,
@@ -80,7 +79,6 @@ from .table import (
 __all__ = [
     "BASES",
     "BID_OUTCOMES",
-    "BONUS_KINDS",
     "CARD_POINTS",
     "DEALER_RULES",
     "FIRST_DEALER_RULES",

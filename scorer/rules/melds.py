@@ -580,17 +580,6 @@ def _flat_rundgang(ruleset: Ruleset, melds: Sequence[Meld]) -> int:
     return max(0, RUNDGANG_FLAT - replaced)
 
 
-def flat_rundgang_extra(ruleset: Ruleset, melds: Sequence[Meld]) -> int:
-    """What ``rundgang = "flat 250"`` adds to these melds (0 when it is no Rundgang, or off).
-
-    >>> flat = Ruleset(rundgang="flat 250")
-    >>> tour = check_meld("pair E, pair G, pair H, pair S, four K, four O", "E").melds
-    >>> flat_rundgang_extra(flat, tour)
-    10
-    """
-    return _flat_rundgang(ruleset, melds)
-
-
 def _merge_needs(needed: dict[Card, int], pairs: Iterable[tuple[Card, int]]) -> None:
     """Across groups a card is shared: keep the most any one group needs."""
     for card, n in pairs:

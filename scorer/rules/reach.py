@@ -20,7 +20,7 @@ them, needing no more cards than a hand holds after pressing (docs/rules.md sect
    as the bits of an integer (bit ``k``: ``k × unit`` points reachable);
 4. the floors' own points are added last.
 
-The result is remembered per ruleset, trump and hand size, so the hand form's
+The result is remembered per ruleset, trump, hand size and hands, so the hand form's
 preview asks in microseconds after the first time (a few hundredths of a second).
 
 A team (Kreuzbinokel, Sechser) melds with two hands: its totals are the sums of
@@ -108,6 +108,7 @@ class MeldTotals:
         return below, above
 
 
+@lru_cache(maxsize=256)
 def meld_totals(ruleset: Ruleset, trump: Trump, hand_size: int, hands: int = 1) -> MeldTotals:
     """The totals ``hands`` hands of ``hand_size`` cards can meld together under this trump.
 

@@ -92,8 +92,6 @@ MAX_GAMES = 99
 """The most hands of a match played as best of N (``end = "games"``)."""
 
 _BONUS_RE = re.compile(r"(none|half_bid|(per_player|flat) ([0-9]{1,6}))")
-BONUS_KINDS: tuple[str, ...] = ("none", "half_bid", "per_player", "flat")
-"""The kinds of ``going_off_bonus`` / ``failed_bonus``; the last two take a number N."""
 _PRESET_RE = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
 MAX_POINTS = 10_000
