@@ -87,6 +87,9 @@ class Match(db.Model):  # type: ignore[name-defined]
     # a cache of the totals after the last hand (services.standing), rewritten by services
     # on every change so the top of the match page needs no replay; the hands are the truth
     standing: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    # why the match takes no more changes from its link ("closed": its tournament round
+    # was closed); None for every match outside a tournament
+    locked: Mapped[str | None] = mapped_column(String(16), default=None)
 
     session: Mapped[GameSession] = relationship(back_populates="matches")
     seats: Mapped[list[Seat]] = relationship(
@@ -201,7 +204,14 @@ class HandEvent(db.Model):  # type: ignore[name-defined]
     id: Mapped[int] = mapped_column(primary_key=True)
     hand_id: Mapped[int] = mapped_column(ForeignKey("hand.id"), index=True)
     action: Mapped[str] = mapped_column(String(12))
+    # who made the change when it was not the match's own link ("organiser")
+    via: Mapped[str | None] = mapped_column(String(16), default=None)
     snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     hand: Mapped[Hand] = relationship(back_populates="events")
+
+
+# the tournament's rows live in a room of their own; imported here so that every
+# table is known wherever the models are (create_all, Alembic)
+from . import tournament_models  # noqa: E402, F401

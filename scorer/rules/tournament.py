@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import TypeVar
 
 from .errors import RulesError
+from .ruleset import SPECIAL_GAMES, Ruleset
 
 K = TypeVar("K", bound=Hashable)
 
@@ -544,3 +545,49 @@ def prizes(fund: Decimal, shares: Sequence[Decimal], places: Mapping[K, int]) ->
         for position, player in enumerate(tied):
             result[player] = (share + (1 if position < rest else 0)) * CENT
     return result
+
+
+def table_ruleset(ruleset: Ruleset, size: int) -> Ruleset:
+    """The tournament's ruleset for a table of ``size`` (docs/rules.md section 13).
+
+    A table of three plays the tournament's deals; at a table of four the dealer
+    sits out each deal and the table plays ``deals × 4 / 3`` deals, so that
+    everybody plays as many as at a table of three.
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> four = table_ruleset(PRESETS["turnier"], 4)
+    >>> four.players, four.dealer_sits_out, four.deals, four.end
+    (4, True, 16, 'deals')
+    >>> table_ruleset(PRESETS["turnier"], 3).deals
+    12
+    """
+    if size not in (3, 4):
+        raise RulesError("a tournament table seats 3 or 4 players, not {size}", size=size)
+    if ruleset.deals % 3:
+        raise RulesError(
+            "a round of {deals} deals cannot be played at a table of four (they play "
+            "4/3 as many): choose a multiple of 3, e.g. 9 or 12",
+            deals=ruleset.deals,
+        )
+    deals = ruleset.deals if size == 3 else ruleset.deals * 4 // 3
+    return ruleset.replace(
+        players=size, team_size=1, dealer_sits_out=size == 4, end="deals", deals=deals
+    )
+
+
+def lost_game(outcome: str, *, made: bool | None, won: bool | None) -> bool:
+    """Whether a hand was a game its declarer lost: failed, gone off, or a special game lost.
+
+    These are what the lost-game money counts (TOURNAMENT.md section 1.7); a
+    forfeit is a penalty, not a lost game.
+
+    >>> lost_game("played", made=False, won=None), lost_game("gone_off", made=None, won=None)
+    (True, True)
+    >>> lost_game("played", made=True, won=None), lost_game("durch", made=None, won=False)
+    (False, True)
+    """
+    if outcome == "gone_off":
+        return True
+    if outcome == "played":
+        return made is False
+    return outcome in SPECIAL_GAMES and won is False

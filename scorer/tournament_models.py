@@ -1,0 +1,157 @@
+"""The tournament's rows (TOURNAMENT.md): the evening, its players, rounds and tables.
+
+A tournament has an organiser link (``token``, secret) and a public link
+(``view_token``: the beamer, the players).  Each table of each round is a
+:class:`~scorer.models.Match` of its own, with the tournament's ruleset for the
+table's size: the table phone enters hands on it with the match page as it is.
+Nothing about a hand is stored twice; the ranking is read from the matches.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+from .models import Match, new_token, utcnow
+
+
+def new_seed() -> str:
+    """A draw's seed as the organiser sees and prints it: eight hex digits."""
+    return secrets.token_hex(4)
+
+
+class Tournament(db.Model):  # type: ignore[name-defined]
+    """A tournament evening (Binokelturnier)."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token: Mapped[str] = mapped_column(String(32), unique=True, default=new_token)
+    view_token: Mapped[str] = mapped_column(String(32), unique=True, default=new_token)
+    name: Mapped[str] = mapped_column(String(80))
+    held_on: Mapped[str] = mapped_column(String(10), default="")
+    place: Mapped[str] = mapped_column(String(80), default="")
+    # the ruleset of a table of three (Ruleset.to_dict); a table of four is derived from it
+    ruleset: Mapped[dict[str, Any]] = mapped_column(JSON)
+    rounds: Mapped[int] = mapped_column(default=3)
+    entry_fee_cents: Mapped[int] = mapped_column(default=0)
+    fee_schedule: Mapped[str] = mapped_column(String(60), default="0.50; 1.00 from 5")
+    tie_break: Mapped[bool] = mapped_column(default=True)
+    seed: Mapped[str] = mapped_column(String(16), default=new_seed)
+    # the address the phones reach the app under ("" = the configured or the request's)
+    public_url: Mapped[str] = mapped_column(String(200), default="")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # bumped on every change of the tournament's own rows (players, rounds, tables)
+    version: Mapped[int] = mapped_column(default=1)
+    idempotency_key: Mapped[str | None] = mapped_column(String(64), unique=True, default=None)
+
+    entrants: Mapped[list[Entrant]] = relationship(
+        back_populates="tournament", order_by="Entrant.id", cascade="all, delete-orphan"
+    )
+    round_rows: Mapped[list[Round]] = relationship(
+        back_populates="tournament", order_by="Round.number", cascade="all, delete-orphan"
+    )
+
+
+class Entrant(db.Model):  # type: ignore[name-defined]
+    """A registered player; ``number`` is the start number given at check-in."""
+
+    __tablename__ = "tournament_entrant"
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "number", name="uq_entrant_tournament_number"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    club: Mapped[str] = mapped_column(String(60), default="")
+    # players with the same household are never drawn to one table
+    household: Mapped[str] = mapped_column(String(40), default="")
+    number: Mapped[int | None] = mapped_column(default=None)
+    # the first round this player is drawn for (None: not checked in)
+    from_round: Mapped[int | None] = mapped_column(default=None)
+    # withdrawn before this round (None: still playing)
+    withdrawn_before: Mapped[int | None] = mapped_column(default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    tournament: Mapped[Tournament] = relationship(back_populates="entrants")
+
+
+class Round(db.Model):  # type: ignore[name-defined]
+    """A drawn round; two organiser tabs drawing at once make one (unique number)."""
+
+    __tablename__ = "tournament_round"
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "number", name="uq_round_tournament_number"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id"), index=True)
+    number: Mapped[int]
+    # the seed the draw ran with (the tournament's seed, the round, the attempt)
+    seed: Mapped[str] = mapped_column(String(64))
+    attempt: Mapped[int] = mapped_column(default=1)
+    drawn_at: Mapped[datetime] = mapped_column(default=utcnow)
+    closed_at: Mapped[datetime | None] = mapped_column(default=None)
+
+    tournament: Mapped[Tournament] = relationship(back_populates="round_rows")
+    tables: Mapped[list[TournamentTable]] = relationship(
+        back_populates="round", order_by="TournamentTable.number", cascade="all, delete-orphan"
+    )
+
+
+class TournamentTable(db.Model):  # type: ignore[name-defined]
+    """One table of one round: its match, and its players in seat order."""
+
+    __table_args__ = (
+        UniqueConstraint("round_id", "number", name="uq_table_round_number"),
+        UniqueConstraint("match_id", name="uq_table_match"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("tournament_round.id"), index=True)
+    number: Mapped[int]
+    match_id: Mapped[int] = mapped_column(ForeignKey("match.id"))
+    # entrant ids in seat order: seat 1 (index 0) is the Schreiber and deals first
+    players: Mapped[list[int]] = mapped_column(JSON)
+    # when the table first played its last deal (kept: changes after it are listed)
+    done_at: Mapped[datetime | None] = mapped_column(default=None)
+    # how many links the table has had (a replaced link counts one more)
+    link_number: Mapped[int] = mapped_column(default=1)
+    # a paper slip typed in by the organiser: {entrant id: [points, lost games]}
+    paper: Mapped[dict[str, list[int]] | None] = mapped_column(JSON, default=None)
+
+    round: Mapped[Round] = relationship(back_populates="tables")
+    match: Mapped[Match] = relationship()
+    confirmations: Mapped[list[Confirmation]] = relationship(
+        back_populates="table", order_by="Confirmation.id", cascade="all, delete-orphan"
+    )
+
+
+class Confirmation(db.Model):  # type: ignore[name-defined]
+    """A player's tap on their name under the table's result (the slip's signature)."""
+
+    __tablename__ = "tournament_confirmation"
+    __table_args__ = (UniqueConstraint("table_id", "entrant_id", name="uq_confirmation"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tournament_table.id"), index=True)
+    entrant_id: Mapped[int] = mapped_column(ForeignKey("tournament_entrant.id"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    table: Mapped[TournamentTable] = relationship(back_populates="confirmations")
+
+
+class RetiredLink(db.Model):  # type: ignore[name-defined]
+    """A table's link that the organiser replaced: it writes nothing and says why."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token: Mapped[str] = mapped_column(String(32), unique=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("match.id"), index=True)
+    link_number: Mapped[int] = mapped_column(default=1)
+    retired_at: Mapped[datetime] = mapped_column(default=utcnow)
+
