@@ -94,6 +94,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     slots.init_app(app)
     for module in (main, matches, hands, two_player, melds, sheets, sessions, live, stats):
         app.register_blueprint(module.bp)
+    from .views.tournaments import BLUEPRINTS
+
+    for blueprint in BLUEPRINTS:
+        app.register_blueprint(blueprint)
     if "gunicorn" in sys.modules and not app.testing:
         # a served worker loads the PDF renderer as it starts, not on the first PDF
         from .pdf import preload

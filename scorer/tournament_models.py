@@ -154,4 +154,3 @@ class RetiredLink(db.Model):  # type: ignore[name-defined]
     match_id: Mapped[int] = mapped_column(ForeignKey("match.id"), index=True)
     link_number: Mapped[int] = mapped_column(default=1)
     retired_at: Mapped[datetime] = mapped_column(default=utcnow)
-

@@ -9,7 +9,8 @@ one of the errors below, worded for the user by the web layer.
 ``from scorer import services`` is the public face; the modules hold:
 
 ``errors``
-    NotFound, ConflictError (KeyReusedError, HandClosedError), MatchOverError,
+    NotFound, ConflictError (KeyReusedError, HandClosedError), MatchOverError
+    (LockedError),
     BackupError.
 ``lookup``
     Rows behind links and ids (get_match, match_state, get_match_for_view,
@@ -56,6 +57,7 @@ from .errors import (
     ConflictError,
     HandClosedError,
     KeyReusedError,
+    LockedError,
     MatchOverError,
     NotFound,
 )
@@ -116,6 +118,7 @@ __all__ = [
     "HandClosedError",
     "HandInput",
     "KeyReusedError",
+    "LockedError",
     "MatchMoney",
     "MatchOverError",
     "NotFound",

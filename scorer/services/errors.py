@@ -33,6 +33,17 @@ class MatchOverError(Exception):
     """The match has ended; no more hands can be entered."""
 
 
+class LockedError(MatchOverError):
+    """The match takes no more changes from its link: its tournament round was closed.
+
+    ``reason`` is the match's ``locked`` value; only the organiser still corrects.
+    """
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
 class BackupError(ValueError):
     """The file cannot be imported; the message is in the user's language.
 

@@ -19,6 +19,7 @@ from .errors import ConflictError, KeyReusedError, MatchOverError
 from .sheets import Sheet, append_standing, ruleset_of, standing
 from .writes import (
     after_change,
+    check_open,
     check_room,
     check_version,
     commit_keeping_loaded,
@@ -154,8 +155,12 @@ def save_hand(
     hand: Hand | None = None,
     version: int | None = None,
     idempotency_key: str | None = None,
+    via: str | None = None,
 ) -> Hand:
     """Save a new hand, or correct ``hand``; the match's end is recomputed.
+
+    ``via``: who changes it when not the match's own link (``"organiser"``: kept in the
+    hand's history, and it passes the lock of a closed tournament round).
 
     A repeated submission with the same idempotency key returns the hand it
     created the first time instead of a second one; the same key with another
@@ -175,6 +180,7 @@ def save_hand(
             # without the hand (and the standing cached for the old version).
             db.session.expire(match)
             return _saved_before(match, db.session.get_one(Hand, existing_id), data)
+    check_open(match, via)
     check_version(match, version)
     before: Sheet | None = None
     if hand is None:
@@ -205,7 +211,7 @@ def save_hand(
         appended = True
     write_hand(hand, settled)
     hand.status = "closed"
-    event = HandEvent(action=action, snapshot=hand_snapshot(hand))
+    event = HandEvent(action=action, snapshot=hand_snapshot(hand), via=via)
     try:
         if appended:
             # meets a twin request's row (same key or seq) at once: IntegrityError
@@ -262,21 +268,27 @@ def _entered(snapshot: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def delete_hand(match: Match, hand: Hand, version: int | None = None) -> None:
+def delete_hand(
+    match: Match, hand: Hand, version: int | None = None, *, via: str | None = None
+) -> None:
     """Strike a hand from the sheet; it stays in the history."""
+    check_open(match, via)
     check_version(match, version)
     hand.deleted_at = utcnow()
-    hand.events.append(HandEvent(action="deleted", snapshot=hand_snapshot(hand)))
+    hand.events.append(HandEvent(action="deleted", snapshot=hand_snapshot(hand), via=via))
     touch(match)
     after_change(match)
     db.session.commit()
 
 
-def restore_hand(match: Match, hand: Hand, version: int | None = None) -> None:
+def restore_hand(
+    match: Match, hand: Hand, version: int | None = None, *, via: str | None = None
+) -> None:
     """Bring a struck hand back onto the sheet."""
+    check_open(match, via)
     check_version(match, version)
     hand.deleted_at = None
-    hand.events.append(HandEvent(action="restored", snapshot=hand_snapshot(hand)))
+    hand.events.append(HandEvent(action="restored", snapshot=hand_snapshot(hand), via=via))
     touch(match)
     after_change(match)
     db.session.commit()

@@ -18,7 +18,7 @@ from sqlalchemy.sql.dml import Update
 from ..extensions import db
 from ..models import GameSession, Hand, HandEvent, HandParty, Match, utcnow
 from ..rules import RulesError
-from .errors import ConflictError
+from .errors import ConflictError, LockedError
 from .sheets import sheet, standing_of
 
 MAX_MATCH_HANDS = 500
@@ -35,6 +35,16 @@ def check_room(hands: int) -> None:
         raise RulesError(
             "a match holds at most {limit} hands; start the next match", limit=MAX_MATCH_HANDS
         )
+
+
+ORGANISER = "organiser"
+"""``via`` of a change the tournament's organiser made (it passes a closed round's lock)."""
+
+
+def check_open(match: Match, via: str | None = None) -> None:
+    """``LockedError`` when the match is locked (its round closed), unless the organiser writes."""
+    if match.locked and via != ORGANISER:
+        raise LockedError(match.locked)
 
 
 def check_version(match: Match, version: int | None) -> None:

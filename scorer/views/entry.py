@@ -49,6 +49,14 @@ def version_of(form: Any) -> int | None:
     return -1 if number is None else number
 
 
+def locked_message() -> str:
+    """Why a locked match (a table of a closed tournament round) takes no change."""
+    return gettext(
+        "This round of the tournament is closed: this table's phone writes nothing more. "
+        "What was saved before is kept; tell the organiser what is missing."
+    )
+
+
 def _hand_size(sheet: Sheet) -> int | None:
     """Cards in a hand after pressing at this table (None: no fixed size)."""
     ruleset = sheet.ruleset

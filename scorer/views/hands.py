@@ -18,9 +18,9 @@ from .. import services
 from ..forms import ConfirmForm, hand_form
 from ..models import Hand, Match
 from ..rules import RulesError
-from ..services import ConflictError, KeyReusedError, MatchOverError
+from ..services import ConflictError, KeyReusedError, LockedError, MatchOverError
 from ..web import go_to, is_htmx, render
-from .entry import entry_context, fresh_page, preview_of, swap_by_id, version_of
+from .entry import entry_context, fresh_page, locked_message, preview_of, swap_by_id, version_of
 
 bp = Blueprint("hands", __name__)
 
@@ -71,6 +71,9 @@ def _save(match: Match, hand: Hand | None) -> WerkzeugResponse:
             )
             form.idempotency_key.data = secrets.token_urlsafe(16)
             form.version.data = str(match.version)
+        except LockedError:
+            status = 409
+            error = locked_message()
         except ConflictError:
             status = 409
             error = gettext(
@@ -197,16 +200,20 @@ def _change(token: str, number: int, action: str) -> WerkzeugResponse:
     if not form.validate():
         abort(400)
     on_sheet = services.sheet(match).number_of(hand) if action == "delete" else None
+    error: str | None = None
     try:
         if action == "delete":
             services.delete_hand(match, hand, version_of(form))
         else:
             services.restore_hand(match, hand, version_of(form))
+    except LockedError:
+        error = locked_message()
     except ConflictError:
-        sheet = services.sheet(match)
         error = gettext(
             "Someone else changed this match in the meantime. Here is the current state."
         )
+    if error is not None:
+        sheet = services.sheet(match)
         return render(
             "matches/show.html",
             "matches/_content.html",

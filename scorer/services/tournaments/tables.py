@@ -1,0 +1,144 @@
+"""A round's tables as the tournament sees them: progress, results, confirmations.
+
+The hands live in the tables' matches; this module reads them back per
+player: a player's points in a round are their party's total on the table's
+sheet (the stored standing), their lost games the hands they declared and
+lost (``scorer.rules.tournament.lost_game``).  A table whose phone failed has
+a paper slip instead (points and lost games per player, typed by the
+organiser), which then counts.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from ...extensions import db
+from ...models import Hand, Match
+from ...rules import RulesError
+from ...rules.tournament import lost_game
+from ...tournament_models import Confirmation, Entrant, Round, Tournament, TournamentTable
+from ..errors import ConflictError
+from ..sheets import standing
+from ..writes import touch
+
+
+@dataclass(frozen=True)
+class Result:
+    """One player's result at one table: points and lost games (``paper``: from a slip)."""
+
+    points: int
+    lost: int
+    paper: bool = False
+
+
+@dataclass(frozen=True)
+class TableState:
+    """How far a table is: deal ``played`` of ``deals``, done, confirmed by whom."""
+
+    table: TournamentTable
+    played: int
+    deals: int
+    done: bool
+    paper: bool
+    confirmed: frozenset[int]
+    last_change: datetime
+
+    @property
+    def signed(self) -> bool:
+        """Every player of the table has confirmed the result (or it came on paper)."""
+        return self.paper or (self.done and self.confirmed >= set(self.table.players))
+
+
+def deals_of(match: Match) -> int:
+    """The deals the table's match plays (its ruleset's fixed number)."""
+    return int(match.ruleset.get("deals", 12))
+
+
+def state_of(table: TournamentTable) -> TableState:
+    """The table's progress from its match's stored standing (no hands are read)."""
+    match = table.match
+    played = standing(match).hand_count
+    return TableState(
+        table=table,
+        played=played,
+        deals=deals_of(match),
+        done=match.finished_at is not None,
+        paper=table.paper is not None,
+        confirmed=frozenset(c.entrant_id for c in table.confirmations),
+        last_change=match.updated_at,
+    )
+
+
+def lost_games(match_ids: Iterable[int]) -> Counter[tuple[int, int]]:
+    """Lost games per (match id, declaring seat), over the live hands of the matches."""
+    ids = list(match_ids)
+    counts: Counter[tuple[int, int]] = Counter()
+    if not ids:
+        return counts
+    rows = db.session.execute(
+        select(Hand.match_id, Hand.declarer_party, Hand.outcome, Hand.made, Hand.won).where(
+            Hand.match_id.in_(ids),
+            Hand.deleted_at.is_(None),
+            Hand.status == "closed",
+            Hand.declarer_party.is_not(None),
+        )
+    )
+    for match_id, declarer, outcome, made, won in rows:
+        if declarer is not None and lost_game(outcome, made=made, won=won):
+            counts[(match_id, declarer)] += 1
+    return counts
+
+
+def results(row: Round) -> dict[int, Result]:
+    """Every player's result in ``row`` by entrant id (a table in play: so far)."""
+    lost = lost_games(t.match_id for t in row.tables)
+    out: dict[int, Result] = {}
+    for table in row.tables:
+        if table.paper is not None:
+            for key, (points, games) in table.paper.items():
+                out[int(key)] = Result(points, games, paper=True)
+            continue
+        totals = standing(table.match).totals
+        for seat, entrant_id in enumerate(table.players):
+            # at a tournament table everybody plays for themselves: the party is the seat
+            out[entrant_id] = Result(totals[seat], lost[(table.match_id, seat)])
+    return out
+
+
+def table_of_match(match_id: int) -> TournamentTable | None:
+    """The tournament table whose match this is, or None for a match outside a tournament."""
+    return db.session.execute(
+        select(TournamentTable).where(TournamentTable.match_id == match_id)
+    ).scalar_one_or_none()
+
+
+def names_of(tournament: Tournament) -> dict[int, Entrant]:
+    """The tournament's players by id."""
+    return {e.id: e for e in tournament.entrants}
+
+
+def confirm(table: TournamentTable, entrant_id: int) -> None:
+    """A player of a finished table confirms its result (a second tap changes nothing)."""
+    if entrant_id not in table.players:
+        raise RulesError("this player does not sit at this table")
+    match = table.match
+    if match.finished_at is None:
+        raise RulesError("the result can be confirmed once the table has played its deals")
+    if match.locked:
+        raise RulesError("this round is closed")
+    if any(c.entrant_id == entrant_id for c in table.confirmations):
+        return
+    table.confirmations.append(Confirmation(entrant_id=entrant_id))
+    try:
+        db.session.flush()
+        # a change of the table: its page and the organiser's board show it
+        touch(match)
+        db.session.commit()
+    except (IntegrityError, ConflictError):
+        db.session.rollback()  # the same tap came twice at once: the first one counts

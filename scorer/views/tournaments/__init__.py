@@ -1,0 +1,29 @@
+"""The tournament's pages, one blueprint per part (TOURNAMENT.md section 2).
+
+``organiser``
+    Creating a tournament, its settings and rules, its home page (links, QR).
+``players``
+    Registration (typed, pasted, CSV or Excel), check-in with start numbers,
+    late arrivals and withdrawals.
+``rounds``
+    The draw, the round's seating with every table's link and QR, drawing
+    again, the board (every table's progress), closing a round, replacing a
+    table's link, corrections, paper slips and the list of changes.
+``public``
+    The public link: the live ranking (the beamer), where everybody sits, and
+    each player's own page; their polls answer 204/304 when nothing changed.
+``table``
+    What the table phone adds to the match page: the players' confirmations.
+"""
+
+from flask import Blueprint
+
+from . import organiser, players, public, rounds, table
+
+BLUEPRINTS: tuple[Blueprint, ...] = (
+    organiser.bp,
+    players.bp,
+    rounds.bp,
+    public.bp,
+    table.bp,
+)

@@ -1,0 +1,7 @@
+"""See :mod:`scorer.views.tournaments`."""
+
+from __future__ import annotations
+
+from flask import Blueprint
+
+bp = Blueprint("t_public", __name__)

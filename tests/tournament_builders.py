@@ -1,0 +1,72 @@
+"""Builders of the tournament tests: a tournament with players checked in, rounds, hands.
+
+Used by the service, web and browser tests alike; everything goes through
+``scorer.services`` as the pages do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from scorer import services
+from scorer.extensions import db
+from scorer.models import Match
+from scorer.services.tournaments import rounds, setup
+from scorer.tournament_models import Entrant, Round, Tournament
+
+NAMES = (
+    "Anna", "Bertl", "Christa", "Done", "Egon", "Frieda", "Gustl", "Hanne", "Ilse", "Jockel",
+    "Karle", "Liesl", "Mane", "Nane", "Otto", "Paule", "Resi", "Sepp", "Traudl", "Ulla",
+)
+
+
+def tournament_with(
+    players: int | Sequence[str] = 9, *, deals: int = 3, rounds_: int = 2, name: str = "Herbstturnier"
+) -> Tournament:
+    """A tournament with ``players`` registered and checked in (start numbers 1, 2, 3 …)."""
+    ruleset = setup.default_ruleset().replace(deals=deals)
+    tournament = setup.create_tournament(name=name, ruleset=ruleset, rounds=rounds_)
+    names = list(NAMES[:players]) if isinstance(players, int) else list(players)
+    if isinstance(players, int) and players > len(NAMES):
+        names = [f"Spieler {i}" for i in range(1, players + 1)]
+    for number, player in enumerate(names, start=1):
+        tournament.entrants.append(Entrant(name=player, number=number, from_round=1))
+    db.session.commit()
+    return tournament
+
+
+def a_hand(match: Match, declarer: int = 0) -> services.HandInput:
+    """A played hand the tournament rules accept: bid 150, made with 100 melds + 130 tricks.
+
+    At a table of four the dealer sits out: that party's line is left empty.
+    """
+    sheet = services.standing(match)
+    seats = len(match.seats)
+    out = sheet.next_sits_out
+    active = [p for p in range(seats) if p != out]
+    if declarer not in active:
+        declarer = active[0]
+    melds = [0] * seats
+    tricks: list[int | None] = [None] * seats
+    melds[declarer] = 100
+    rest = [p for p in active if p != declarer]
+    tricks[declarer] = 130
+    tricks[rest[0]] = 60
+    tricks[rest[1]] = 60
+    return services.HandInput(
+        declarer=declarer, bid=150, trump="E", outcome="played", melds=melds, tricks=tricks
+    )
+
+
+def play_round(row: Round, hands: int | None = None) -> None:
+    """Enter ``hands`` hands (all the deals when None) at every table of ``row``."""
+    for table in row.tables:
+        match = table.match
+        deals = int(match.ruleset["deals"])
+        for k in range(deals if hands is None else hands):
+            services.save_hand(match, a_hand(match, declarer=k % len(match.seats)))
+
+
+def drawn(tournament: Tournament, number: int = 1) -> Round:
+    """Round ``number`` drawn."""
+    return rounds.draw_round(tournament, number)
