@@ -68,6 +68,9 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "SESSION_COOKIE_SECURE": os.environ.get("SESSION_COOKIE_SECURE", "") == "1",
         # the share links and QR codes are built from the request's host
         "TRUSTED_HOSTS": trusted_hosts(os.environ.get("TRUSTED_HOSTS")),
+        # the address the tournament's links and QR codes carry (the phones must reach it):
+        # unset, the request's own, or this machine's network address for a localhost request
+        "PUBLIC_URL": os.environ.get("PUBLIC_URL", ""),
     }
 
 

@@ -1,0 +1,74 @@
+"""The addresses the tournament's links and QR codes carry (TOURNAMENT.md section 2).
+
+The phones must reach them: on a server that is the address the organiser
+opened; on the organiser's laptop with a Wi-Fi of its own it is the laptop's
+address on that network, never ``127.0.0.1``.  In this order the base is the
+tournament's own setting (``public_url``: a name the organiser sets), the
+app's ``PUBLIC_URL``, the address the request came to — and when that is the
+laptop itself (``localhost``, ``127.0.0.1``), its address on the network.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from functools import lru_cache
+from urllib.parse import urlsplit
+
+from flask import current_app, request, url_for
+
+from ...tournament_models import Tournament
+from ..polls import qr_svg
+
+__all__ = ["base_url", "external_url", "lan_address", "qr_svg"]
+
+LOOPBACK_NAMES = ("localhost", "localhost.localdomain")
+
+
+@lru_cache(maxsize=1)
+def lan_address() -> str | None:
+    """This machine's address on its network (the interface a route out would use), or None.
+
+    A UDP socket "connected" to an address sends nothing; it only picks the
+    interface.  No network at all: None.
+    """
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.254.254.254", 1))
+        address = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    finally:
+        probe.close()
+    return None if ipaddress.ip_address(address).is_loopback else address
+
+
+def _is_loopback(host: str) -> bool:
+    if host in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def base_url(tournament: Tournament | None = None) -> str:
+    """The scheme, host and port the phones reach the app under (no trailing slash)."""
+    chosen = (tournament.public_url if tournament is not None else "") or str(
+        current_app.config.get("PUBLIC_URL") or ""
+    )
+    if chosen:
+        return chosen.rstrip("/")
+    parts = urlsplit(request.host_url)
+    host = parts.hostname or ""
+    if _is_loopback(host):
+        address = lan_address()
+        if address is not None:
+            port = f":{parts.port}" if parts.port else ""
+            return f"{parts.scheme}://{address}{port}"
+    return request.host_url.rstrip("/")
+
+
+def external_url(tournament: Tournament | None, endpoint: str, **values: object) -> str:
+    """The full address of ``endpoint`` as a phone in the hall reaches it."""
+    return base_url(tournament) + url_for(endpoint, **values)
