@@ -106,14 +106,14 @@ def session_sheet(view_token: str) -> WerkzeugResponse:
 
 
 @bp.get("/v/<token:view_token>/qr.svg")
-def matchqr_svg(view_token: str) -> Response:
+def match_qr(view_token: str) -> Response:
     """The QR code of a match's read-only link."""
     row = services.get_match_for_view(view_token)
     return qr_svg(url_for("live.match", view_token=row.view_token, _external=True))
 
 
 @bp.get("/v/s/<token:view_token>/qr.svg")
-def sessionqr_svg(view_token: str) -> Response:
+def session_qr(view_token: str) -> Response:
     """The QR code of a session's read-only link."""
     row = services.get_session_for_view(view_token)
     return qr_svg(url_for("live.session", view_token=row.view_token, _external=True))

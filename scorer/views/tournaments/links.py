@@ -13,6 +13,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 from functools import lru_cache
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import current_app, request, url_for
@@ -69,6 +70,6 @@ def base_url(tournament: Tournament | None = None) -> str:
     return request.host_url.rstrip("/")
 
 
-def external_url(tournament: Tournament | None, endpoint: str, **values: object) -> str:
+def external_url(tournament: Tournament | None, endpoint: str, **values: Any) -> str:
     """The full address of ``endpoint`` as a phone in the hall reaches it."""
     return base_url(tournament) + url_for(endpoint, **values)
