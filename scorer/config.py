@@ -21,6 +21,8 @@ class Config:
     """
 
     BABEL_DEFAULT_LOCALE = "de"
+    # the clock of the hall: stored times are UTC, shown in this zone (words.local_time)
+    TIMEZONE = "Europe/Berlin"
     LANGUAGES = ("de", "en")
     WTF_CSRF_TIME_LIMIT = None  # a hand can take longer than an hour to play
     SESSION_COOKIE_HTTPONLY = True

@@ -22,6 +22,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from . import services
 from .extensions import db, htmx
+from .services.tournaments.rounds import retired
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -142,6 +143,25 @@ def _error_page(error: HTTPException) -> tuple[str, int] | Response:
     return render_template("errors/error.html", code=code, error=error), code
 
 
+def _not_found(_: Exception) -> tuple[str, int] | Response:
+    """404, or for a table's replaced link why it writes nothing any more.
+
+    An htmx request (the hand form, the offline queue sending a kept hand) gets
+    the explanation with 409, which the page shows in place of its content; what
+    the phone holds unsent stays in its draft.
+    """
+    token = (request.view_args or {}).get("token")
+    old = retired(token) if isinstance(token, str) else None
+    if old is None:
+        return _error_page(NotFound())
+    if is_htmx():
+        response = make_response(render_template("tournaments/table/_replaced.html", link=old), 409)
+        response.headers["HX-Retarget"] = "#main"
+        response.headers["HX-Reswap"] = "innerHTML"
+        return response
+    return render_template("tournaments/table/replaced.html", link=old), 410
+
+
 def _forms_only() -> None:
     """Every page posts form data; any other body is refused before a form reads it.
 
@@ -194,6 +214,7 @@ def init_app(app: Flask) -> None:
     app.after_request(_no_store)
     app.register_error_handler(CSRFError, _csrf_error)
     app.register_error_handler(HTTPException, _error_page)
-    # a link or id that names no row (services raise their own NotFound): the same 404 page
-    app.register_error_handler(services.NotFound, lambda _: _error_page(NotFound()))
+    # a link or id that names no row (services raise their own NotFound): the same 404 page,
+    # unless it is a tournament table's link that the organiser replaced
+    app.register_error_handler(services.NotFound, _not_found)
     app.register_error_handler(500, _server_error)

@@ -10,7 +10,9 @@ computes a number of the game: the values come from :mod:`scorer.rules`.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from flask import Flask, current_app, request
 from flask_babel import format_currency, format_decimal, get_locale, gettext
@@ -182,8 +184,23 @@ def money(cents: int) -> str:
     return format_currency(cents / 100, "EUR").replace("-", MINUS)
 
 
+def local_time(moment: datetime | None, pattern: str = "%H:%M") -> str:
+    """A stored time (naive UTC) on the clock of the hall (``TIMEZONE``, Europe/Berlin).
+
+    >>> from flask import Flask
+    >>> with Flask(__name__).app_context():
+    ...     local_time(datetime(2026, 11, 25, 20, 14))
+    '21:14'
+    """
+    if moment is None:
+        return ""
+    zone = ZoneInfo(str(current_app.config.get("TIMEZONE") or "Europe/Berlin"))
+    return moment.replace(tzinfo=UTC).astimezone(zone).strftime(pattern)
+
+
 def init_app(app: Flask) -> None:
     """The words as template filters and globals (and the language they are in)."""
+    app.jinja_env.filters["clock"] = local_time
     app.jinja_env.filters["signed"] = signed
     app.jinja_env.filters["money"] = money
     app.jinja_env.filters["bonus"] = bonus_label

@@ -12,16 +12,38 @@ from scorer import services
 from scorer.extensions import db
 from scorer.models import Match
 from scorer.services.tournaments import rounds, setup
-from scorer.tournament_models import Entrant, Round, Tournament
+from scorer.tournament_models import Entrant, Round, Tournament, TournamentTable
 
 NAMES = (
-    "Anna", "Bertl", "Christa", "Done", "Egon", "Frieda", "Gustl", "Hanne", "Ilse", "Jockel",
-    "Karle", "Liesl", "Mane", "Nane", "Otto", "Paule", "Resi", "Sepp", "Traudl", "Ulla",
+    "Anna",
+    "Bertl",
+    "Christa",
+    "Done",
+    "Egon",
+    "Frieda",
+    "Gustl",
+    "Hanne",
+    "Ilse",
+    "Jockel",
+    "Karle",
+    "Liesl",
+    "Mane",
+    "Nane",
+    "Otto",
+    "Paule",
+    "Resi",
+    "Sepp",
+    "Traudl",
+    "Ulla",
 )
 
 
 def tournament_with(
-    players: int | Sequence[str] = 9, *, deals: int = 3, rounds_: int = 2, name: str = "Herbstturnier"
+    players: int | Sequence[str] = 9,
+    *,
+    deals: int = 3,
+    rounds_: int = 2,
+    name: str = "Herbstturnier",
 ) -> Tournament:
     """A tournament with ``players`` registered and checked in (start numbers 1, 2, 3 …)."""
     ruleset = setup.default_ruleset().replace(deals=deals)
@@ -58,13 +80,19 @@ def a_hand(match: Match, declarer: int = 0) -> services.HandInput:
     )
 
 
+def play_table(table: TournamentTable, hands: int | None = None) -> None:
+    """Enter ``hands`` more hands at ``table`` (up to its last deal when None)."""
+    match = table.match
+    played = services.standing(match).hand_count
+    left = int(match.ruleset["deals"]) - played
+    for k in range(left if hands is None else min(hands, left)):
+        services.save_hand(match, a_hand(match, declarer=(played + k) % len(match.seats)))
+
+
 def play_round(row: Round, hands: int | None = None) -> None:
     """Enter ``hands`` hands (all the deals when None) at every table of ``row``."""
     for table in row.tables:
-        match = table.match
-        deals = int(match.ruleset["deals"])
-        for k in range(deals if hands is None else hands):
-            services.save_hand(match, a_hand(match, declarer=k % len(match.seats)))
+        play_table(table, hands)
 
 
 def drawn(tournament: Tournament, number: int = 1) -> Round:

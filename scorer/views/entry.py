@@ -35,6 +35,7 @@ from ..rules import (
     players_dealt_in,
 )
 from ..services import Sheet
+from ..services.tournaments.tables import header_of
 from ..web import is_htmx, render
 from ..words import rules_message
 
@@ -107,6 +108,8 @@ def entry_context(
         "saved_row": saved_row,
         "undo": ConfirmForm(formdata=None, version=str(match.version)) if saved_row else None,
         "target_note": _target_note(sheet),
+        # a table of a tournament: its round, table, deal and the players' confirmations
+        "tournament_table": header_of(match),
     }
     if sheet.ruleset.open_play and not sheet.finished:
         context.update(two_player_context(match, sheet))

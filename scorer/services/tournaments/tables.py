@@ -142,3 +142,79 @@ def confirm(table: TournamentTable, entrant_id: int) -> None:
         db.session.commit()
     except (IntegrityError, ConflictError):
         db.session.rollback()  # the same tap came twice at once: the first one counts
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A player at the table as its phone shows them: seat, start number, name, confirmed."""
+
+    entrant_id: int
+    seat: int
+    number: int | None
+    name: str
+    confirmed: bool
+
+
+@dataclass(frozen=True)
+class TableHeader:
+    """What a table phone's match page says of its tournament (above the sheet)."""
+
+    tournament: str
+    view_token: str
+    round: int
+    table: int
+    deals: int
+    played: int
+    done: bool
+    closed: bool
+    players: tuple[Seated, ...]
+    results: tuple[Result, ...]
+
+    @property
+    def next_deal(self) -> int:
+        """The number of the deal being entered (the last one once done)."""
+        return min(self.played + 1, self.deals)
+
+    @property
+    def signed(self) -> bool:
+        """Every player of the table has confirmed its result."""
+        return all(p.confirmed for p in self.players)
+
+
+def header_of(match: Match) -> TableHeader | None:
+    """The tournament's words for a table's match page, or None outside a tournament.
+
+    One indexed lookup for a match outside a tournament (nearly every match).
+    """
+    table = table_of_match(match.id)
+    if table is None:
+        return None
+    row = table.round
+    tournament = row.tournament
+    entrants = names_of(tournament)
+    confirmed = {c.entrant_id for c in table.confirmations}
+    state = standing(match)
+    lost = lost_games([match.id]) if match.finished_at is not None else Counter()
+    return TableHeader(
+        tournament=tournament.name,
+        view_token=tournament.view_token,
+        round=row.number,
+        table=table.number,
+        deals=deals_of(match),
+        played=state.hand_count,
+        done=match.finished_at is not None,
+        closed=row.closed_at is not None,
+        players=tuple(
+            Seated(
+                entrant_id=entrant_id,
+                seat=seat,
+                number=entrants[entrant_id].number,
+                name=entrants[entrant_id].name,
+                confirmed=entrant_id in confirmed,
+            )
+            for seat, entrant_id in enumerate(table.players)
+        ),
+        results=tuple(
+            Result(state.totals[seat], lost[(match.id, seat)]) for seat in range(len(table.players))
+        ),
+    )
