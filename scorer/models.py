@@ -211,7 +211,3 @@ class HandEvent(db.Model):  # type: ignore[name-defined]
 
     hand: Mapped[Hand] = relationship(back_populates="events")
 
-
-# the tournament's rows live in a room of their own; imported here so that every
-# table is known wherever the models are (create_all, Alembic)
-from . import tournament_models  # noqa: E402, F401
