@@ -73,6 +73,7 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         # the address the tournament's links and QR codes carry (the phones must reach it):
         # unset, the request's own, or this machine's network address for a localhost request
         "PUBLIC_URL": os.environ.get("PUBLIC_URL", ""),
+        "TIMEZONE": os.environ.get("TIMEZONE") or Config.TIMEZONE,
     }
 
 

@@ -210,4 +210,3 @@ class HandEvent(db.Model):  # type: ignore[name-defined]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     hand: Mapped[Hand] = relationship(back_populates="events")
-

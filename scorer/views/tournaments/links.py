@@ -11,37 +11,18 @@ laptop itself (``localhost``, ``127.0.0.1``), its address on the network.
 from __future__ import annotations
 
 import ipaddress
-import socket
-from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
 from flask import current_app, request, url_for
 
+from ...network import lan_address
 from ...tournament_models import Tournament
 from ..polls import qr_svg
 
 __all__ = ["base_url", "external_url", "lan_address", "qr_svg"]
 
 LOOPBACK_NAMES = ("localhost", "localhost.localdomain")
-
-
-@lru_cache(maxsize=1)
-def lan_address() -> str | None:
-    """This machine's address on its network (the interface a route out would use), or None.
-
-    A UDP socket "connected" to an address sends nothing; it only picks the
-    interface.  No network at all: None.
-    """
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("10.254.254.254", 1))
-        address = str(probe.getsockname()[0])
-    except OSError:
-        return None
-    finally:
-        probe.close()
-    return None if ipaddress.ip_address(address).is_loopback else address
 
 
 def _is_loopback(host: str) -> bool:

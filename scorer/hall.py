@@ -1,0 +1,87 @@
+"""One command for a tournament in a hall without reception: ``python -m scorer.hall``.
+
+The organiser's laptop runs the app for every phone on its own Wi-Fi
+(TOURNAMENT.md section 2, "Where it runs on the night"):
+
+1. the SQLite database in ``instance/`` is migrated to the newest schema;
+2. a secret key is kept in ``instance/secret_key`` (made once, readable by the
+   owner only), so both worker processes sign the same forms and a restart
+   in the middle of a round loses no form a phone is showing;
+3. the links and QR codes carry the laptop's address on that network
+   (``PUBLIC_URL``, unless it is set), never ``127.0.0.1``;
+4. gunicorn serves on every interface, port 5000 (``PORT``), with two workers
+   of four threads each (bench/RESULTS.md).
+
+It prints the address to open on the laptop and to give the phones.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+from .network import lan_address
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def secret_key(instance: Path) -> str:
+    """The key kept in ``instance/secret_key``, made on the first start."""
+    instance.mkdir(parents=True, exist_ok=True)
+    path = instance / "secret_key"
+    try:
+        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    key = secrets.token_hex(32)
+    with os.fdopen(handle, "w") as out:
+        out.write(key + "\n")
+    return key
+
+
+def main() -> None:
+    """Migrate, then serve the app to the hall's network."""
+    from gunicorn.app.base import BaseApplication
+
+    from . import create_app
+
+    port = int(os.environ.get("PORT", "5000"))
+    instance = ROOT / "instance"
+    os.environ.setdefault("SECRET_KEY", secret_key(instance))
+    address = lan_address()
+    if address and not os.environ.get("PUBLIC_URL"):
+        os.environ["PUBLIC_URL"] = f"http://{address}:{port}"
+    app = create_app()
+    with app.app_context():
+        from flask_migrate import upgrade
+
+        upgrade()
+    public = os.environ.get("PUBLIC_URL") or f"http://127.0.0.1:{port}"
+    print(f"scorer: open {public} (on this laptop also http://127.0.0.1:{port})", flush=True)
+
+    class Hall(BaseApplication):
+        def load_config(self) -> None:
+            settings: dict[str, Any] = {
+                "bind": f"0.0.0.0:{port}",
+                "workers": int(os.environ.get("WORKERS", "2")),
+                "threads": 4,
+                "worker_class": "gthread",
+                "timeout": 60,
+            }
+            for key, value in settings.items():
+                self.cfg.set(key, value)
+
+        def load(self) -> Any:
+            from . import create_app as fresh
+
+            return fresh()
+
+    sys.argv = sys.argv[:1]
+    Hall().run()
+
+
+if __name__ == "__main__":
+    main()
