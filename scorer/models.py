@@ -52,6 +52,8 @@ class GameSession(db.Model):  # type: ignore[name-defined]
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
     stake_cents: Mapped[int] = mapped_column(default=0)
     stake_basis: Mapped[str] = mapped_column(String(16), default="full")
+    # "tournament": the one match of a tournament table (no next match, no stakes)
+    kind: Mapped[str] = mapped_column(String(12), default="table", server_default="table")
     # the setup form's key: the same form sent twice starts one session (services.start_match)
     # (a unique index, not a constraint: SQLite adds it without rebuilding the table)
     idempotency_key: Mapped[str | None] = mapped_column(

@@ -180,6 +180,10 @@ def next_match(match: Match) -> Match:
     later = _later_match(match)
     if later is not None:
         return later
+    if match.session.kind == "tournament":
+        raise RulesError(
+            "a tournament table plays one match a round; the organiser draws the next round"
+        )
     held = sum(standing(m).hand_count for m in match.session.matches)
     if held >= NEW_MATCH_BELOW:
         raise RulesError(

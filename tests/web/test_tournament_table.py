@@ -187,3 +187,14 @@ def test_a_replaced_link_says_so_and_writes_nothing(
 
 def test_an_unknown_link_is_still_a_plain_404(client: FlaskClient) -> None:
     assert client.get("/m/nothing-here-at-all").status_code == 404
+
+
+def test_a_tournament_table_has_no_next_match(
+    app: Flask, client: FlaskClient, table: dict
+) -> None:
+    for _ in range(3):
+        enter_hand(client, table["token"], **HAND)
+    response = client.post(f"/m/{table['token']}/next", follow_redirects=True)
+    assert "Turniertisch spielt eine Partie je Runde" in page_text(response)
+    with app.app_context():
+        assert db.session.query(Match).count() == 3  # the round's three tables, no more

@@ -90,7 +90,7 @@ def _seat_tables(tournament: Tournament, row: Round) -> None:
         seated = [by_number[n] for n in numbers]
         ruleset = table_ruleset_of(tournament, len(seated))
         session = GameSession(
-            title=f"{tournament.name} · {row.number}/{index}"[:80],
+            title=f"{tournament.name} · {row.number}/{index}"[:80], kind="tournament"
         )
         match = Match(session=session, number=1, ruleset=ruleset.to_dict(), first_dealer=0)
         parties = default_parties(ruleset, len(seated))
