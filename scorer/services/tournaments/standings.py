@@ -1,0 +1,419 @@
+"""What the public link shows (TOURNAMENT.md section 3): ranking, progress, seating, a player.
+
+:func:`standings` reads a tournament once into plain values (no ORM rows
+leave it): every player's points per round from the tables' matches or their
+paper slips (:func:`.tables.results`), their lost games and place
+(``scorer.rules.tournament.ranking``, with the tournament's tie-break), the
+current round's progress per table and its seating.  The beamer, "where do I
+sit?" and each player's page are read from that one value.
+
+The public pages poll every few seconds.  :func:`poll_state` answers in one
+Core statement whether anything they show can have changed: the tournament's
+version (players, rounds, tables, settings: ``setup.bump``) together with the
+sum and the count of its tables' match versions (every saved, corrected or
+struck hand and every confirmation counts one at its match).  A built
+:class:`Standings` is kept per process under that tag, so a hall full of
+phones asking after one saved hand builds it once.
+"""
+
+from __future__ import annotations
+
+import threading
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import NamedTuple
+
+from cachetools import LRUCache
+from flask import current_app
+from sqlalchemy import bindparam, func, select
+from sqlalchemy.orm import selectinload
+
+from ...extensions import db
+from ...models import Match
+from ...rules.tournament import ranking
+from ...tournament_models import Entrant, Round, Tournament, TournamentTable
+from .tables import results, state_of
+
+EXTENSION = "scorer.standings"
+KEPT = 16
+"""How many built standings a process keeps (a few tournaments, a few states each)."""
+
+MAX_NUMBER = 10**6
+"""No start number is larger; a larger one typed or in an address names nobody."""
+
+
+@dataclass(frozen=True)
+class Player:
+    """A registered player as the public pages name them."""
+
+    entrant_id: int
+    number: int | None
+    name: str
+    club: str
+    from_round: int | None
+    withdrawn: bool
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the ranking: a player's points per drawn round, total, lost games, place.
+
+    ``rounds`` lines up with :attr:`Standings.rounds`; ``None`` is a round the
+    player did not play (a late arrival's first rounds, a withdrawn player's
+    last), shown as "–" and counted 0.
+    """
+
+    player: Player
+    rounds: tuple[int | None, ...]
+    paper: tuple[bool, ...]
+    total: int
+    lost: int
+    place: int
+
+
+@dataclass(frozen=True)
+class TableProgress:
+    """A table of the current round: deal ``played`` of ``deals``, done, from paper."""
+
+    number: int
+    played: int
+    deals: int
+    done: bool
+    paper: bool
+
+    @property
+    def finished(self) -> bool:
+        """Played out or typed in from its paper slip: the table counts as done."""
+        return self.done or self.paper
+
+
+@dataclass(frozen=True)
+class Progress:
+    """The current round: its number, whether it is closed, and each table's progress."""
+
+    round: int
+    closed: bool
+    tables: tuple[TableProgress, ...]
+
+    @property
+    def finished(self) -> int:
+        """How many tables are done ("17 von 20 Tischen fertig")."""
+        return sum(1 for t in self.tables if t.finished)
+
+    @property
+    def waiting(self) -> list[TableProgress]:
+        """The tables still playing, the furthest behind first (whom the hall waits for)."""
+        return sorted(
+            (t for t in self.tables if not t.finished), key=lambda t: (t.played, t.number)
+        )
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Where a player sits in the current round: table and seat (seat 1 is the Schreiber)."""
+
+    player: Player
+    table: int
+    seat: int
+
+    @property
+    def schreiber(self) -> bool:
+        """Seat 1 keeps the score (and deals first)."""
+        return self.seat == 1
+
+
+@dataclass(frozen=True)
+class Standings:
+    """Everything the public pages show of a tournament, read at one moment."""
+
+    tournament_id: int
+    name: str
+    rounds_planned: int
+    rounds: tuple[int, ...]
+    lines: tuple[Line, ...]
+    players: tuple[Player, ...]
+    progress: Progress | None
+    seats: tuple[Seat, ...]
+    tie_break: bool
+
+    @property
+    def drawn(self) -> bool:
+        """Whether a round has been drawn (before that: the registered players only)."""
+        return bool(self.rounds)
+
+    @property
+    def provisional(self) -> bool:
+        """Whether the ranking may still change: the current round is not closed."""
+        return self.progress is not None and not self.progress.closed
+
+    @property
+    def final(self) -> bool:
+        """Whether the last round is closed: the ranking is the tournament's result."""
+        return (
+            self.progress is not None
+            and self.progress.closed
+            and self.progress.round >= self.rounds_planned
+        )
+
+    def places_shared(self) -> frozenset[int]:
+        """The places more than one player holds."""
+        seen: set[int] = set()
+        shared: set[int] = set()
+        for line in self.lines:
+            (shared if line.place in seen else seen).add(line.place)
+        return frozenset(shared)
+
+
+@dataclass(frozen=True)
+class PlayerPage:
+    """A player's own page: their line of the ranking and where they sit this round."""
+
+    player: Player
+    line: Line | None
+    seat: Seat | None
+    mates: tuple[Seat, ...]
+    table: TableProgress | None
+    round: int | None
+
+
+class PollState(NamedTuple):
+    """What the public pages' polls compare: a tag of everything they show, its last change."""
+
+    tournament_id: int
+    tag: str
+    last_modified: datetime
+
+
+# -- the poll ------------------------------------------------------------------
+
+_TOURNAMENTS = Tournament.__table__
+_ROUNDS = Round.__table__
+_TABLES = TournamentTable.__table__
+_MATCHES = Match.__table__
+# One statement, no ORM rows: the tournament by its (unique, indexed) public link, its
+# rounds by tournament_id, their tables by round_id and each table's match by its key.
+# Every saved hand bumps its match's version, so the sum changes with any of them; a
+# redraw (matches deleted and made anew) bumps the tournament's version.
+_POLL_STATE = (
+    select(
+        _TOURNAMENTS.c.id,
+        _TOURNAMENTS.c.version,
+        _TOURNAMENTS.c.updated_at,
+        func.coalesce(func.sum(_MATCHES.c.version), 0),
+        func.count(_MATCHES.c.id),
+        func.max(_MATCHES.c.updated_at),
+    )
+    .select_from(
+        _TOURNAMENTS.outerjoin(_ROUNDS, _ROUNDS.c.tournament_id == _TOURNAMENTS.c.id)
+        .outerjoin(_TABLES, _TABLES.c.round_id == _ROUNDS.c.id)
+        .outerjoin(_MATCHES, _MATCHES.c.id == _TABLES.c.match_id)
+    )
+    .where(_TOURNAMENTS.c.view_token == bindparam("view_token"))
+    .group_by(_TOURNAMENTS.c.id, _TOURNAMENTS.c.version, _TOURNAMENTS.c.updated_at)
+)
+
+
+def poll_state(view_token: str) -> PollState | None:
+    """The tag and last change of everything the public pages of ``view_token`` show.
+
+    None when the link names no tournament.  Read on a connection of its own
+    (no ORM objects, no session of the request): nearly every poll ends here.
+    """
+    with db.engine.connect() as connection:
+        row = connection.execute(_POLL_STATE, {"view_token": view_token}).first()
+    if row is None:
+        return None
+    tournament_id, version, updated_at, versions, matches, changed = row
+    last = max(updated_at, changed) if changed is not None else updated_at
+    return PollState(tournament_id, f"t{tournament_id}.{version}.{versions}.{matches}", last)
+
+
+# -- the standings -------------------------------------------------------------
+
+
+def _player(entrant: Entrant) -> Player:
+    return Player(
+        entrant_id=entrant.id,
+        number=entrant.number,
+        name=entrant.name,
+        club=entrant.club,
+        from_round=entrant.from_round,
+        withdrawn=entrant.withdrawn_before is not None,
+    )
+
+
+def _rounds_of(tournament: Tournament) -> list[Round]:
+    """The drawn rounds with their tables, matches, seats and confirmations in 4 statements."""
+    tables = selectinload(Round.tables)
+    return list(
+        db.session.execute(
+            select(Round)
+            .where(Round.tournament_id == tournament.id)
+            .order_by(Round.number)
+            .options(
+                tables.selectinload(TournamentTable.match).selectinload(Match.seats),
+                tables.selectinload(TournamentTable.confirmations),
+            )
+        ).scalars()
+    )
+
+
+def build(tournament: Tournament) -> Standings:
+    """The tournament's standings as the database holds them now."""
+    players = {e.id: _player(e) for e in tournament.entrants}
+    drawn = _rounds_of(tournament)
+    points: dict[int, list[int | None]] = {}
+    paper: dict[int, list[bool]] = {}
+    lost: dict[int, int] = {}
+    for index, row in enumerate(drawn):
+        for entrant_id, result in results(row).items():
+            if entrant_id not in players:
+                continue
+            points.setdefault(entrant_id, [None] * len(drawn))[index] = result.points
+            paper.setdefault(entrant_id, [False] * len(drawn))[index] = result.paper
+            lost[entrant_id] = lost.get(entrant_id, 0) + result.lost
+    # by start number first: players who share a place are listed so
+    order = sorted(points, key=lambda i: (players[i].number or 0, i))
+    played = {i: [p for p in points[i] if p is not None] for i in order}
+    places = ranking(played, lost, tie_break=tournament.tie_break)
+    lines = tuple(
+        Line(
+            player=players[i],
+            rounds=tuple(points[i]),
+            paper=tuple(paper[i]),
+            total=sum(played[i]),
+            lost=lost.get(i, 0),
+            place=place,
+        )
+        for i, place in places.items()
+    )
+    progress = None
+    seats: list[Seat] = []
+    if drawn:
+        current = drawn[-1]
+        states = [state_of(t) for t in current.tables]
+        progress = Progress(
+            round=current.number,
+            closed=current.closed_at is not None,
+            tables=tuple(
+                TableProgress(s.table.number, s.played, s.deals, s.done, s.paper) for s in states
+            ),
+        )
+        for table in current.tables:
+            for seat, entrant_id in enumerate(table.players, start=1):
+                if entrant_id in players:
+                    seats.append(Seat(players[entrant_id], table.number, seat))
+    registered = sorted(
+        players.values(), key=lambda p: (p.number is None, p.number or 0, alphabetical(p.name))
+    )
+    return Standings(
+        tournament_id=tournament.id,
+        name=tournament.name,
+        rounds_planned=tournament.rounds,
+        rounds=tuple(r.number for r in drawn),
+        lines=lines,
+        players=tuple(registered),
+        progress=progress,
+        seats=tuple(seats),
+        tie_break=tournament.tie_break,
+    )
+
+
+class _Kept:
+    """Built standings by (tournament, poll tag): a new tag is a new key, never a stale one."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.entries: LRUCache[tuple[int, str], Standings] = LRUCache(maxsize=KEPT)
+
+
+def standings(tournament: Tournament, tag: str | None = None) -> Standings:
+    """The tournament's standings; with the poll's ``tag`` (read before) built once per state.
+
+    The tag must have been read (:func:`poll_state`) before the rows are: what
+    is kept under it is then never older than the state it names.
+    """
+    if tag is None or not current_app.config.get("PAGE_CACHE", True):
+        return build(tournament)
+    kept: _Kept = current_app.extensions.setdefault(EXTENSION, _Kept())
+    key = (tournament.id, tag)
+    with kept.lock:
+        found = kept.entries.get(key)
+    if found is not None:
+        return found
+    made = build(tournament)
+    with kept.lock:
+        kept.entries[key] = made
+    return made
+
+
+# -- the seating and a player's page --------------------------------------------
+
+
+def alphabetical(name: str) -> str:
+    """A name's key in an alphabetical list: case and accents aside (Ä with A, as in a phone book).
+
+    >>> sorted(["Zenzi", "Ärnst", "anna", "Otto"], key=alphabetical)
+    ['anna', 'Ärnst', 'Otto', 'Zenzi']
+    """
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def by_name(current: Standings) -> list[Seat]:
+    """The current round's seating, alphabetical by name (then start number)."""
+    return sorted(current.seats, key=lambda s: (alphabetical(s.player.name), s.player.number or 0))
+
+
+def by_table(current: Standings) -> list[tuple[int, list[Seat]]]:
+    """The current round's seating by table, each table in seat order (seat 1: Schreiber)."""
+    tables: dict[int, list[Seat]] = {}
+    for seat in current.seats:
+        tables.setdefault(seat.table, []).append(seat)
+    return [(number, sorted(tables[number], key=lambda s: s.seat)) for number in sorted(tables)]
+
+
+def listed(current: Standings) -> list[Player]:
+    """The players with a start number, alphabetical: the list to pick one's name from."""
+    return sorted(
+        (p for p in current.players if p.number is not None),
+        key=lambda p: (alphabetical(p.name), p.number or 0),
+    )
+
+
+def start_number(text: str | None) -> int | None:
+    """A typed start number, or None for anything that is not one (junk, 0, -1, 10**20).
+
+    >>> [start_number(t) for t in ("7", " 12 ", "-1", "abc", "99999999999999999999", None)]
+    [7, 12, None, None, None, None]
+    """
+    value = (text or "").strip()
+    if not value.isascii() or not value.isdigit() or len(value) > len(str(MAX_NUMBER)):
+        return None
+    number = int(value)
+    return number if 0 < number <= MAX_NUMBER else None
+
+
+def player_page(current: Standings, number: int) -> PlayerPage | None:
+    """The page of the player with start number ``number``, or None when nobody has it."""
+    player = next((p for p in current.players if p.number == number), None)
+    if player is None:
+        return None
+    line = next((x for x in current.lines if x.player.entrant_id == player.entrant_id), None)
+    seat = next((s for s in current.seats if s.player.entrant_id == player.entrant_id), None)
+    mates: Sequence[Seat] = ()
+    table = None
+    if seat is not None:
+        mates = sorted((s for s in current.seats if s.table == seat.table), key=lambda s: s.seat)
+        if current.progress is not None:
+            table = next((t for t in current.progress.tables if t.number == seat.table), None)
+    return PlayerPage(
+        player=player,
+        line=line,
+        seat=seat,
+        mates=tuple(mates),
+        table=table,
+        round=current.progress.round if current.progress is not None else None,
+    )
