@@ -273,3 +273,22 @@ def test_standings_are_kept_per_tag(in_app: Flask) -> None:
     db.session.expire_all()
     again = standings.standings(tournament, _tag(tournament))
     assert again is not first and again.lines != first.lines
+
+
+def test_a_closed_round_is_not_read_again_while_the_next_is_played(in_app: Flask) -> None:
+    tournament = tournament_with(6, deals=3)
+    first = drawn(tournament)
+    play_round(first)
+    rounds.close_round(tournament, first)
+    second = drawn(tournament, 2)
+    standings.standings(tournament, _tag(tournament))
+    kept = in_app.extensions[standings.EXTENSION]
+    views = dict(kept.rounds)
+    services.save_hand(second.tables[0].match, a_hand(second.tables[0].match))
+    db.session.expire_all()
+    again = standings.standings(tournament, _tag(tournament))
+    assert again.lines != () and len(kept.rounds) == len(views) + 1
+    assert all(kept.rounds[key] is view for key, view in views.items())
+    # and what is kept is what a fresh build gives
+    fresh = standings.build(tournament)
+    assert again.lines == fresh.lines and again.progress == fresh.progress

@@ -31,10 +31,11 @@ from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import selectinload
 
 from ...extensions import db
-from ...models import Match
+from ...models import Hand, Match
 from ...rules.tournament import ranking
 from ...tournament_models import Entrant, Round, Tournament, TournamentTable
-from .tables import results, state_of
+from ..sheets import STANDING_VERSION
+from .tables import Result, results, state_of
 
 EXTENSION = "scorer.standings"
 KEPT = 16
@@ -244,31 +245,135 @@ def _player(entrant: Entrant) -> Player:
     )
 
 
-def _rounds_of(tournament: Tournament) -> list[Round]:
-    """The drawn rounds with their tables, matches, seats and confirmations in 4 statements."""
+@dataclass(frozen=True)
+class _RoundView:
+    """What the standings need of one drawn round, as plain values (kept per round state)."""
+
+    number: int
+    closed: bool
+    results: dict[int, Result]
+    tables: tuple[TableProgress, ...]
+    # (entrant id, table number, seat) in table and seat order
+    seating: tuple[tuple[int, int, int], ...]
+
+
+class _Kept:
+    """Built standings by (tournament, poll tag), and each round's view by its own state.
+
+    A new state is a new key, never a stale one.  A closed round's tables rarely
+    change, so while a round is played only that round's tables are read again.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.entries: LRUCache[tuple[int, str], Standings] = LRUCache(maxsize=KEPT)
+        self.rounds: LRUCache[tuple[object, ...], _RoundView] = LRUCache(maxsize=4 * KEPT)
+
+
+# each round's state: the versions of its tables' matches (one statement, no ORM rows)
+_ROUND_STATES = (
+    select(
+        _ROUNDS.c.id,
+        _ROUNDS.c.closed_at,
+        func.coalesce(func.sum(_MATCHES.c.version), 0),
+        func.count(_MATCHES.c.id),
+    )
+    .select_from(
+        _ROUNDS.outerjoin(_TABLES, _TABLES.c.round_id == _ROUNDS.c.id).outerjoin(
+            _MATCHES, _MATCHES.c.id == _TABLES.c.match_id
+        )
+    )
+    .where(_ROUNDS.c.tournament_id == bindparam("tournament_id"))
+    .group_by(_ROUNDS.c.id, _ROUNDS.c.number, _ROUNDS.c.closed_at)
+    .order_by(_ROUNDS.c.number)
+)
+
+
+def _load_rounds(ids: Sequence[int]) -> list[Round]:
+    """Rounds with their tables, matches, seats and confirmations in 5 statements.
+
+    A match without a stored standing (a table that has not saved a hand yet)
+    is read from its hands (``sheets.standing``): those are loaded here for all
+    such matches at once, instead of one query per table at the start of a round.
+    """
     tables = selectinload(Round.tables)
-    return list(
+    loaded = list(
         db.session.execute(
             select(Round)
-            .where(Round.tournament_id == tournament.id)
-            .order_by(Round.number)
+            .where(Round.id.in_(ids))
             .options(
                 tables.selectinload(TournamentTable.match).selectinload(Match.seats),
                 tables.selectinload(TournamentTable.confirmations),
             )
         ).scalars()
     )
+    bare = [
+        t.match_id
+        for row in loaded
+        for t in row.tables
+        if not t.match.standing or t.match.standing.get("v") != STANDING_VERSION
+    ]
+    if bare:
+        db.session.execute(
+            select(Match)
+            .where(Match.id.in_(bare))
+            .options(selectinload(Match.hands).selectinload(Hand.parties))
+        ).scalars().all()
+    return loaded
 
 
-def build(tournament: Tournament) -> Standings:
-    """The tournament's standings as the database holds them now."""
+def _view_of(row: Round) -> _RoundView:
+    states = [state_of(t) for t in row.tables]
+    return _RoundView(
+        number=row.number,
+        closed=row.closed_at is not None,
+        results=results(row),
+        tables=tuple(
+            TableProgress(s.table.number, s.played, s.deals, s.done, s.paper) for s in states
+        ),
+        seating=tuple(
+            (entrant_id, table.number, seat)
+            for table in row.tables
+            for seat, entrant_id in enumerate(table.players, start=1)
+        ),
+    )
+
+
+def _rounds_of(tournament: Tournament, kept: _Kept | None) -> list[_RoundView]:
+    """The drawn rounds, each read from the tables unless kept at its present state."""
+    states = db.session.execute(_ROUND_STATES, {"tournament_id": tournament.id}).all()
+    # the tournament's version too: a paper slip or a player's change counts there
+    keys = {
+        round_id: (round_id, tournament.version, closed_at, versions, matches)
+        for round_id, closed_at, versions, matches in states
+    }
+    found: dict[int, _RoundView] = {}
+    if kept is not None:
+        with kept.lock:
+            for round_id, key in keys.items():
+                view = kept.rounds.get(key)
+                if view is not None:
+                    found[round_id] = view
+    missing = [round_id for round_id in keys if round_id not in found]
+    if missing:
+        made = {row.id: _view_of(row) for row in _load_rounds(missing)}
+        found.update(made)
+        if kept is not None:
+            with kept.lock:
+                for round_id, view in made.items():
+                    kept.rounds[keys[round_id]] = view
+    return [found[round_id] for round_id in keys if round_id in found]
+
+
+def build(tournament: Tournament, kept: _Kept | None = None) -> Standings:
+    """The tournament's standings as the database holds them now (``kept``: rounds kept)."""
     players = {e.id: _player(e) for e in tournament.entrants}
-    drawn = _rounds_of(tournament)
+    drawn = _rounds_of(tournament, kept)
     points: dict[int, list[int | None]] = {}
     paper: dict[int, list[bool]] = {}
     lost: dict[int, int] = {}
     for index, row in enumerate(drawn):
-        for entrant_id, result in results(row).items():
+        for entrant_id, result in row.results.items():
             if entrant_id not in players:
                 continue
             points.setdefault(entrant_id, [None] * len(drawn))[index] = result.points
@@ -290,21 +395,15 @@ def build(tournament: Tournament) -> Standings:
         for i, place in places.items()
     )
     progress = None
-    seats: list[Seat] = []
+    seats: tuple[Seat, ...] = ()
     if drawn:
         current = drawn[-1]
-        states = [state_of(t) for t in current.tables]
-        progress = Progress(
-            round=current.number,
-            closed=current.closed_at is not None,
-            tables=tuple(
-                TableProgress(s.table.number, s.played, s.deals, s.done, s.paper) for s in states
-            ),
+        progress = Progress(round=current.number, closed=current.closed, tables=current.tables)
+        seats = tuple(
+            Seat(players[entrant_id], table, seat)
+            for entrant_id, table, seat in current.seating
+            if entrant_id in players
         )
-        for table in current.tables:
-            for seat, entrant_id in enumerate(table.players, start=1):
-                if entrant_id in players:
-                    seats.append(Seat(players[entrant_id], table.number, seat))
     registered = sorted(
         players.values(), key=lambda p: (p.number is None, p.number or 0, alphabetical(p.name))
     )
@@ -316,17 +415,16 @@ def build(tournament: Tournament) -> Standings:
         lines=lines,
         players=tuple(registered),
         progress=progress,
-        seats=tuple(seats),
+        seats=seats,
         tie_break=tournament.tie_break,
     )
 
 
-class _Kept:
-    """Built standings by (tournament, poll tag): a new tag is a new key, never a stale one."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.entries: LRUCache[tuple[int, str], Standings] = LRUCache(maxsize=KEPT)
+def _kept() -> _Kept | None:
+    if not current_app.config.get("PAGE_CACHE", True):
+        return None
+    kept: _Kept = current_app.extensions.setdefault(EXTENSION, _Kept())
+    return kept
 
 
 def standings(tournament: Tournament, tag: str | None = None) -> Standings:
@@ -335,15 +433,15 @@ def standings(tournament: Tournament, tag: str | None = None) -> Standings:
     The tag must have been read (:func:`poll_state`) before the rows are: what
     is kept under it is then never older than the state it names.
     """
-    if tag is None or not current_app.config.get("PAGE_CACHE", True):
-        return build(tournament)
-    kept: _Kept = current_app.extensions.setdefault(EXTENSION, _Kept())
+    kept = _kept()
+    if tag is None or kept is None:
+        return build(tournament, kept)
     key = (tournament.id, tag)
     with kept.lock:
         found = kept.entries.get(key)
     if found is not None:
         return found
-    made = build(tournament)
+    made = build(tournament, kept)
     with kept.lock:
         kept.entries[key] = made
     return made
