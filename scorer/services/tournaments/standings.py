@@ -158,14 +158,6 @@ class Standings:
             and self.progress.round >= self.rounds_planned
         )
 
-    def places_shared(self) -> frozenset[int]:
-        """The places more than one player holds."""
-        seen: set[int] = set()
-        shared: set[int] = set()
-        for line in self.lines:
-            (shared if line.place in seen else seen).add(line.place)
-        return frozenset(shared)
-
 
 @dataclass(frozen=True)
 class PlayerPage:
@@ -234,15 +226,8 @@ def poll_state(view_token: str) -> PollState | None:
 # -- the standings -------------------------------------------------------------
 
 
-def _player(entrant: Entrant) -> Player:
-    return Player(
-        entrant_id=entrant.id,
-        number=entrant.number,
-        name=entrant.name,
-        club=entrant.club,
-        from_round=entrant.from_round,
-        withdrawn=entrant.withdrawn_before is not None,
-    )
+def _player(e: Entrant) -> Player:
+    return Player(e.id, e.number, e.name, e.club, e.from_round, e.withdrawn_before is not None)
 
 
 @dataclass(frozen=True)
@@ -439,12 +424,11 @@ def standings(tournament: Tournament, tag: str | None = None) -> Standings:
     key = (tournament.id, tag)
     with kept.lock:
         found = kept.entries.get(key)
-    if found is not None:
-        return found
-    made = build(tournament, kept)
-    with kept.lock:
-        kept.entries[key] = made
-    return made
+    if found is None:
+        found = build(tournament, kept)
+        with kept.lock:
+            kept.entries[key] = found
+    return found
 
 
 # -- the seating and a player's page --------------------------------------------
@@ -475,10 +459,8 @@ def by_table(current: Standings) -> list[tuple[int, list[Seat]]]:
 
 def listed(current: Standings) -> list[Player]:
     """The players with a start number, alphabetical: the list to pick one's name from."""
-    return sorted(
-        (p for p in current.players if p.number is not None),
-        key=lambda p: (alphabetical(p.name), p.number or 0),
-    )
+    found = [p for p in current.players if p.number is not None]
+    return sorted(found, key=lambda p: (alphabetical(p.name), p.number or 0))
 
 
 def start_number(text: str | None) -> int | None:
@@ -499,19 +481,14 @@ def player_page(current: Standings, number: int) -> PlayerPage | None:
     player = next((p for p in current.players if p.number == number), None)
     if player is None:
         return None
-    line = next((x for x in current.lines if x.player.entrant_id == player.entrant_id), None)
     seat = next((s for s in current.seats if s.player.entrant_id == player.entrant_id), None)
-    mates: Sequence[Seat] = ()
-    table = None
-    if seat is not None:
-        mates = sorted((s for s in current.seats if s.table == seat.table), key=lambda s: s.seat)
-        if current.progress is not None:
-            table = next((t for t in current.progress.tables if t.number == seat.table), None)
+    at = seat.table if seat is not None else None
+    progress = current.progress
     return PlayerPage(
         player=player,
-        line=line,
+        line=next((x for x in current.lines if x.player.entrant_id == player.entrant_id), None),
         seat=seat,
-        mates=tuple(mates),
-        table=table,
-        round=current.progress.round if current.progress is not None else None,
+        mates=tuple(sorted((s for s in current.seats if s.table == at), key=lambda s: s.seat)),
+        table=next((t for t in progress.tables if t.number == at), None) if progress else None,
+        round=progress.round if progress is not None else None,
     )
