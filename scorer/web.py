@@ -182,8 +182,12 @@ def _server_error(error: Exception) -> tuple[str, int]:
     return render_template("errors/error.html", code=500, error=error), 500
 
 
-# the share links' polled fragments (views.live): they never use the session
-_POLL_PATH = re.compile(r"/v/(?:s/)?[A-Za-z0-9_-]{1,64}/sheet")
+# the share links' polled fragments (views.live) and the tournament's public polls
+# (views.tournaments.public): they never use the session
+_POLL_PATH = re.compile(
+    r"/v/(?:s/)?[A-Za-z0-9_-]{1,64}/sheet"
+    r"|/p/[A-Za-z0-9_-]{1,64}(?:/seats|/players/[0-9]{1,20})?/live"
+)
 
 
 class SessionsButNotOnPolls(SecureCookieSessionInterface):
