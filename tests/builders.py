@@ -55,6 +55,9 @@ def make_app(tmp_path: Path, **extra: Any) -> Flask:
         "SQLITE_SYNCHRONOUS": "OFF",
         # one client (the test client) asks for many imports and PDFs: limits tested apart
         "RATELIMIT_ENABLED": False,
+        # a saved hand shows on the public pages at the next poll (tested apart: the
+        # ranking built at most every TOURNAMENT_FRESH seconds)
+        "TOURNAMENT_FRESH": 0,
         # each test its own work slots: tests running side by side do not wait for each other
         "WORK_SLOT_DIR": str(tmp_path / "work-slots"),
     }

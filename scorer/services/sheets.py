@@ -6,7 +6,9 @@ Every number comes from ``scorer.rules`` (:func:`scorer.rules.replay`,
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import inspect, select
@@ -28,14 +30,23 @@ from ..rules import (
 
 
 def ruleset_of(match: Match) -> Ruleset:
-    """The match's ruleset (stored as JSON), parsed once per loaded value of the column."""
+    """The match's ruleset (stored as JSON), parsed once per loaded value of the column.
+
+    The same rules stored on many matches (every table of a tournament) are parsed
+    once per process: a :class:`Ruleset` is frozen, so one value serves them all.
+    """
     raw = match.ruleset
     memo = match.__dict__.get("_ruleset_memo")
     if memo is not None and memo[0] is raw:
         return memo[1]
-    ruleset = Ruleset.from_dict(raw)
+    ruleset = _parsed(json.dumps(raw, sort_keys=True))
     match.__dict__["_ruleset_memo"] = (raw, ruleset)
     return ruleset
+
+
+@lru_cache(maxsize=64)
+def _parsed(stored: str) -> Ruleset:
+    return Ruleset.from_dict(json.loads(stored))
 
 
 def live_hands(match: Match) -> list[Hand]:

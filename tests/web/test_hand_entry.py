@@ -59,7 +59,7 @@ def test_melds_below_the_smallest_meld_are_read_in_tens(app: Flask, client: Flas
     token = start_match(client, ABC)
     enter_hand(client, token, declarer=0, bid=25, trump="H", melds=[10, 2, 40], tricks=[180, 60])
     assert sheet_of(app, token).totals == [280, 80, 50]
-    assert "data-smallest-meld=\"20\"" in client.get(f"/m/{token}").get_data(as_text=True)
+    assert 'data-smallest-meld="20"' in client.get(f"/m/{token}").get_data(as_text=True)
 
 
 def test_with_sevens_a_meld_of_10_is_the_diss(app: Flask, client: FlaskClient) -> None:

@@ -81,4 +81,3 @@ def _session(app: Flask, token: str) -> str:
     from tests.builders import session_token_of
 
     return session_token_of(app, token)
-

@@ -91,7 +91,7 @@ def test_the_ranking_shows_places_points_per_round_and_progress(
     assert "Round 1: 0 of 3 tables finished" in html
     assert "1/4" in html and "1/3" in html  # each table's deal
     assert 'src="/static/beamer.js' in html and "<script>" not in html
-    assert 'hx-trigger="every 4s"' in html
+    assert 'hx-trigger="every 3s"' in html
 
 
 def test_a_round_closed_is_no_longer_provisional(app: Flask, client: FlaskClient) -> None:
@@ -296,3 +296,23 @@ def test_polls_never_open_the_session(
 def test_the_beamer_qr_code_leads_to_the_find_page(client: FlaskClient, evening: Evening) -> None:
     response = client.get(f"/p/{evening.view}/qr.svg")
     assert response.status_code == 200 and response.mimetype == "image/svg+xml"
+
+
+def test_while_tables_save_fast_the_ranking_is_built_at_most_every_few_seconds(
+    app: Flask, client: FlaskClient, evening: Evening, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A state seen less than TOURNAMENT_FRESH seconds ago is shown again (its own ETag,
+    so a 204 stays true to what the page shows); after that the new state is built."""
+    from scorer.services.tournaments import standings
+
+    app.config["TOURNAMENT_FRESH"] = 1.5
+    clock = [1000.0]
+    monkeypatch.setattr(standings.time, "monotonic", lambda: clock[0])
+    url = _polled(client.get(f"/p/{evening.view}").get_data(as_text=True))
+    evening.save_hand_at(2)
+    clock[0] += 0.5
+    assert client.get(url, headers=HX).status_code == 204  # still the state just built
+    clock[0] += 1.5
+    response = client.get(url, headers=HX)
+    assert response.status_code == 200  # fresh enough no more: the new state
+    assert "2/3" in response.get_data(as_text=True)

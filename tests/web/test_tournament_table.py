@@ -189,9 +189,7 @@ def test_an_unknown_link_is_still_a_plain_404(client: FlaskClient) -> None:
     assert client.get("/m/nothing-here-at-all").status_code == 404
 
 
-def test_a_tournament_table_has_no_next_match(
-    app: Flask, client: FlaskClient, table: dict
-) -> None:
+def test_a_tournament_table_has_no_next_match(app: Flask, client: FlaskClient, table: dict) -> None:
     for _ in range(3):
         enter_hand(client, table["token"], **HAND)
     response = client.post(f"/m/{table['token']}/next", follow_redirects=True)

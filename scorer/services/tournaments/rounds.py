@@ -26,6 +26,7 @@ from ...rules import RulesError
 from ...rules.tournament import draw
 from ...tournament_models import Entrant, RetiredLink, Round, Tournament, TournamentTable
 from ..errors import ConflictError
+from ..sheets import sheet, standing_of
 from ..starting import default_parties
 from .setup import bump, table_ruleset_of
 
@@ -101,6 +102,11 @@ def _seat_tables(tournament: Tournament, row: Round) -> None:
         row.tables.append(
             TournamentTable(number=index, match=match, players=[e.id for e in seated])
         )
+    # every table's stored standing from the start: the ranking and the board read it
+    # for hundreds of tables instead of replaying each sheet
+    db.session.flush()
+    for table in row.tables:
+        table.match.standing = standing_of(table.match, sheet(table.match))
 
 
 def draw_round(tournament: Tournament, number: int) -> Round:

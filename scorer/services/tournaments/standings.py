@@ -19,6 +19,7 @@ phones asking after one saved hand builds it once.
 from __future__ import annotations
 
 import threading
+import time
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -253,6 +254,8 @@ class _Kept:
         self.lock = threading.Lock()
         self.entries: LRUCache[tuple[int, str], Standings] = LRUCache(maxsize=KEPT)
         self.rounds: LRUCache[tuple[object, ...], _RoundView] = LRUCache(maxsize=4 * KEPT)
+        # per tournament: the newest state shown, and when this process first saw it
+        self.latest: dict[int, tuple[float, PollState]] = {}
 
 
 # each round's state: the versions of its tables' matches (one statement, no ORM rows)
@@ -410,6 +413,33 @@ def _kept() -> _Kept | None:
         return None
     kept: _Kept = current_app.extensions.setdefault(EXTENSION, _Kept())
     return kept
+
+
+FRESH = 1.5
+"""Seconds a built state is shown before a newer one is built (per process; the
+app's ``TOURNAMENT_FRESH`` setting, 0 in the tests that watch a hand arrive).
+
+While 200 tables save a hand a minute the state changes several times a second;
+without this every poll of 600 phones would build the ranking anew.  The beamer
+polls every 3 s, so a saved hand still shows within 5 s."""
+
+
+def settled(state: PollState) -> PollState:
+    """The state the public pages show: ``state``, or the one built less than
+    :data:`FRESH` seconds ago (its tag then is the ETag, so the answer is consistent)."""
+    kept = _kept()
+    fresh = float(current_app.config.get("TOURNAMENT_FRESH", FRESH))
+    if kept is None or fresh <= 0:
+        return state
+    now = time.monotonic()
+    with kept.lock:
+        last = kept.latest.get(state.tournament_id)
+        if last is not None and last[1].tag != state.tag and now - last[0] < fresh:
+            if (state.tournament_id, last[1].tag) in kept.entries:
+                return last[1]
+        if last is None or last[1].tag != state.tag:
+            kept.latest[state.tournament_id] = (now, state)
+    return state
 
 
 def standings(tournament: Tournament, tag: str | None = None) -> Standings:

@@ -26,7 +26,7 @@ from .links import external_url
 
 bp = Blueprint("t_public", __name__)
 
-BEAMER_POLL = "every 4s"
+BEAMER_POLL = "every 3s"
 """How often the beamer asks (a saved hand must show within 5 s, the answer's way included)."""
 
 PHONE_POLL = "every 30s"
@@ -40,7 +40,7 @@ def _state(view_token: str) -> PollState:
     state = standings.poll_state(view_token)
     if state is None:
         abort(404)
-    return state
+    return standings.settled(state)
 
 
 Extra = Callable[[Standings], dict[str, Any]]
