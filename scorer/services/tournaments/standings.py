@@ -434,9 +434,10 @@ def settled(state: PollState) -> PollState:
     now = time.monotonic()
     with kept.lock:
         last = kept.latest.get(state.tournament_id)
-        if last is not None and last[1].tag != state.tag and now - last[0] < fresh:
-            if (state.tournament_id, last[1].tag) in kept.entries:
-                return last[1]
+        shown = last[1] if last is not None and now - last[0] < fresh else None
+        built = shown is not None and (state.tournament_id, shown.tag) in kept.entries
+        if shown is not None and built and shown.tag != state.tag:
+            return shown
         if last is None or last[1].tag != state.tag:
             kept.latest[state.tournament_id] = (now, state)
     return state
