@@ -142,7 +142,7 @@ class NewMatchForm(AppForm):
             raise ValidationError(_l("Every player needs a different name."))
 
 
-def build_rule_fields(form: NewMatchForm, base: Ruleset, data: Any) -> None:
+def build_rule_fields(form: FlaskForm, base: Ruleset, data: Any) -> None:
     """Attach one field per house rule to ``form``, prefilled from ``base``.
 
     ``data`` is the posted form (or None): posted values win unless the user
@@ -219,27 +219,41 @@ def ruleset_from_form(form: NewMatchForm) -> Ruleset:
     """The ruleset the setup form describes; RulesError when it is not playable."""
     base = PRESETS.get(form.preset.data or "standard", PRESETS["standard"])
     names = form.player_names()
-    changes: dict[str, Any] = {"players": len(names)}
+    changes = rule_changes(form.rule_fields, base)
+    changes["players"] = len(names)
+    changes["team_size"] = 2 if form.teams.data else 1
+    ruleset = base.replace(**changes)
+    check_table(ruleset, len(names))
+    return ruleset
+
+
+def rule_changes(
+    fields: dict[str, Field], base: Ruleset, skip: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """The ``Ruleset.replace`` arguments the house-rule fields of :func:`build_rule_fields`
+    describe (the options in ``skip`` keep ``base``'s value: a tournament fixes them)."""
+    changes: dict[str, Any] = {}
     specials: dict[str, int | None] = {}
     for option in RULE_OPTIONS:
-        field = form.rule_fields.get(option.name)
+        if option.name in skip:
+            if option.name in SPECIAL_GAMES:
+                specials[option.name] = base.special_value(option.name)
+            continue
+        field = fields.get(option.name)
         value = None if field is None else field.data
         if option.kind == "bool":
             value = bool(value)
         elif option.kind == "bonus":
-            value = bonus_from(option, value, form.rule_fields[option.name + "_n"].data)
+            value = bonus_from(option, value, fields[option.name + "_n"].data)
         elif option.kind == "ranks":
-            ticked = [v for v, _ in RANK_CHOICES if form.rule_fields[f"{option.name}_{v}"].data]
+            ticked = [v for v, _ in RANK_CHOICES if fields[f"{option.name}_{v}"].data]
             value = _ranks_from(ticked, base, bool(changes.get("sevens", base.sevens)))
         if option.name in SPECIAL_GAMES:
             specials[option.name] = value
         else:
             changes[option.name] = value
     changes["special_values"] = tuple(specials.items())
-    changes["team_size"] = 2 if form.teams.data else 1
-    ruleset = base.replace(**changes)
-    check_table(ruleset, len(names))
-    return ruleset
+    return changes
 
 
 def bonus_from(option: RuleOption, kind: Any, number: Any) -> str:

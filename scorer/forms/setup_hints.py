@@ -13,7 +13,7 @@ from typing import Any
 
 from flask_babel import gettext
 
-from ..rules import PRESETS, RulesError, bonus_points, players_dealt_in
+from ..rules import PRESETS, RulesError, Ruleset, bonus_points, players_dealt_in
 from .setup import RULE_OPTIONS, NewMatchForm, bonus_from
 
 
@@ -23,14 +23,20 @@ def bonus_hints(form: NewMatchForm) -> dict[str, str]:
     fields: dict[str, Any] = getattr(form, "rule_fields", {})
     base = PRESETS.get(form.preset.data or "standard", PRESETS["standard"])
     sits_out = fields.get("dealer_sits_out")
-    hints: dict[str, str] = {}
     try:
         table = base.replace(
             players=len(form.players),
             dealer_sits_out=bool(sits_out.data) if sits_out is not None else base.dealer_sits_out,
         )
     except (RulesError, ValueError, TypeError):
-        return hints
+        return {}
+    return hints_for(fields, table)
+
+
+def hints_for(fields: dict[str, Any], table: Ruleset) -> dict[str, str]:
+    """:func:`bonus_hints` for the house-rule ``fields`` of any form, at ``table``
+    (its players and whether the dealer sits out; the tournament's table of three)."""
+    hints: dict[str, str] = {}
     dealt_in = players_dealt_in(table)
     bid = 2 * table.min_bid
     for option in RULE_OPTIONS:
