@@ -8,16 +8,19 @@ know when to render again (the hands are counted by their matches' versions).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
+from datetime import date
 from typing import Any
+from urllib.parse import urlsplit
 
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ...extensions import db
 from ...models import utcnow
-from ...rules import PRESETS, RulesError, Ruleset
-from ...rules.tournament import table_ruleset
+from ...rules import PRESETS, RulesError, Ruleset, check_table
+from ...rules.tournament import lost_game_fee, table_ruleset
 from ...tournament_models import Round, Tournament
 from ..errors import ConflictError, NotFound
 from ..starting import storable
@@ -26,6 +29,18 @@ MAX_TOURNAMENT_NAME = 80
 MAX_PLACE = 80
 MAX_ROUNDS = 12
 """The most rounds a tournament plays (three is usual; a long day has five or six)."""
+MAX_ENTRY_FEE_CENTS = 100_000
+"""The highest entry fee (1000 €): more is a typing mistake."""
+MAX_SCHEDULE = 60
+MAX_PUBLIC_URL = 200
+
+# http(s)://host[:port], nothing after it but a slash: the address the phones reach
+_PUBLIC_URL = re.compile(
+    r"https?://(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]{2,45}\])"
+    r"(?::[0-9]{1,5})?/?",
+    re.ASCII,
+)
 
 _TOURNAMENTS = Tournament.__table__
 _BUMP = (
@@ -56,15 +71,95 @@ def check_ruleset(ruleset: Ruleset) -> Ruleset:
         raise RulesError("a tournament is played at tables of three, each for themselves")
     if ruleset.end != "deals":
         raise RulesError("a tournament round is a fixed number of deals")
-    table_ruleset(ruleset, 4)  # the deals must suit a table of four too
+    for size in (3, 4):
+        # the deals must suit a table of four too, and both tables must be dealt
+        check_table(table_ruleset(ruleset, size), size)
     return ruleset
 
 
-def _text(value: str, limit: int, what: str) -> str:
-    text = " ".join(value.split())
-    if not storable(text):
-        raise RulesError("{what} holds characters that cannot be stored", what=what)
-    return text[:limit]
+def check_fee_schedule(schedule: str) -> str:
+    """The lost-game schedule as stored (spaces folded); RulesError when the rules cannot read it.
+
+    The rules read both languages ("0,50; 1,00 ab 5" and "0.50; 1.00 from 5"),
+    so it is kept as the organiser typed it.
+    """
+    text = " ".join(str(schedule).split())
+    if len(text) > MAX_SCHEDULE:
+        raise RulesError(
+            "the lost-game schedule is longer than {most} characters", most=MAX_SCHEDULE
+        )
+    lost_game_fee(0, text)
+    return text
+
+
+def check_public_url(url: str) -> str:
+    """The address the phones reach, as ``http(s)://host[:port]`` without a trailing slash.
+
+    Empty is allowed (the app's own or the request's address is used then).
+
+    >>> check_public_url(" http://192.168.4.1:5000/ ")
+    'http://192.168.4.1:5000'
+    """
+    text = str(url).strip()
+    if not text:
+        return ""
+    ok = len(text) <= MAX_PUBLIC_URL and _PUBLIC_URL.fullmatch(text) is not None
+    if ok:
+        try:
+            port = urlsplit(text).port  # ValueError beyond 65535
+        except ValueError:
+            ok = False
+        else:
+            ok = port is None or port > 0
+    if not ok:
+        raise RulesError(
+            "'{url}' is not an address the phones can open: write http:// or https://, the "
+            "name or number of the machine and, if needed, a colon and the port, e.g. "
+            "http://192.168.4.1:5000",
+            url=text[:MAX_PUBLIC_URL],
+        )
+    return text.rstrip("/")
+
+
+def check_held_on(held_on: str) -> str:
+    """The date as ``YYYY-MM-DD`` (empty: no date); RulesError for anything else."""
+    text = str(held_on).strip()
+    if not text:
+        return ""
+    try:
+        day = date.fromisoformat(text) if len(text) == 10 else None
+    except ValueError:
+        day = None
+    if day is None or not 2000 <= day.year <= 2100:
+        raise RulesError("'{day}' is not a date (year-month-day)", day=text[:20])
+    return day.isoformat()
+
+
+def check_entry_fee(cents: int) -> int:
+    """The entry fee in cents, 0 to 1000 €."""
+    if (
+        isinstance(cents, bool)
+        or not isinstance(cents, int)
+        or not 0 <= cents <= MAX_ENTRY_FEE_CENTS
+    ):
+        raise RulesError("the entry fee must be between 0 and 1000 €")
+    return cents
+
+
+def _name(value: str) -> str:
+    name = " ".join(str(value).split())
+    if not storable(name):
+        raise RulesError("the tournament's name holds control characters")
+    if not name:
+        raise RulesError("a tournament needs a name")
+    return name[:MAX_TOURNAMENT_NAME]
+
+
+def _place(value: str) -> str:
+    place = " ".join(str(value).split())
+    if not storable(place):
+        raise RulesError("the place holds control characters")
+    return place[:MAX_PLACE]
 
 
 def create_tournament(
@@ -87,21 +182,19 @@ def create_tournament(
         ).scalar_one_or_none()
         if existing is not None:
             return existing
-    name = _text(name, MAX_TOURNAMENT_NAME, "the name")
-    if not name:
-        raise RulesError("a tournament needs a name")
+    name = _name(name)
     if not 1 <= rounds <= MAX_ROUNDS:
         raise RulesError("a tournament plays 1 to {most} rounds", most=MAX_ROUNDS)
     tournament = Tournament(
         name=name,
-        held_on=held_on[:10],
-        place=_text(place, MAX_PLACE, "the place"),
+        held_on=check_held_on(held_on),
+        place=_place(place),
         ruleset=check_ruleset(ruleset or default_ruleset()).to_dict(),
         rounds=rounds,
-        entry_fee_cents=entry_fee_cents,
-        fee_schedule=fee_schedule,
-        tie_break=tie_break,
-        public_url=public_url,
+        entry_fee_cents=check_entry_fee(entry_fee_cents),
+        fee_schedule=check_fee_schedule(fee_schedule),
+        tie_break=bool(tie_break),
+        public_url=check_public_url(public_url),
         idempotency_key=idempotency_key or None,
     )
     db.session.add(tournament)
@@ -156,33 +249,54 @@ def update_settings(tournament: Tournament, changes: Mapping[str, Any]) -> None:
     """Change name, place, date, rounds, fees or the ruleset; the ruleset only before round 1.
 
     ``changes`` may hold ``ruleset`` (a :class:`Ruleset`) and the plain columns.
+    Everything is checked before anything changes: a refusal leaves the row as it was.
     """
+    values: dict[str, Any] = {}
     if "ruleset" in changes:
         ruleset = changes["ruleset"]
         if started(tournament) and ruleset.to_dict() != tournament.ruleset:
             raise RulesError("the rules cannot change once the first round is drawn")
-        tournament.ruleset = check_ruleset(ruleset).to_dict()
-    for key in ("held_on", "fee_schedule", "public_url"):
-        if key in changes:
-            setattr(tournament, key, str(changes[key]))
+        values["ruleset"] = check_ruleset(ruleset).to_dict()
     if "name" in changes:
-        name = _text(str(changes["name"]), MAX_TOURNAMENT_NAME, "the name")
-        if not name:
-            raise RulesError("a tournament needs a name")
-        tournament.name = name
+        values["name"] = _name(changes["name"])
     if "place" in changes:
-        tournament.place = _text(str(changes["place"]), MAX_PLACE, "the place")
+        values["place"] = _place(changes["place"])
+    if "held_on" in changes:
+        values["held_on"] = check_held_on(str(changes["held_on"]))
+    if "fee_schedule" in changes:
+        values["fee_schedule"] = check_fee_schedule(str(changes["fee_schedule"]))
+    if "public_url" in changes:
+        values["public_url"] = check_public_url(str(changes["public_url"]))
+    if "entry_fee_cents" in changes:
+        values["entry_fee_cents"] = check_entry_fee(changes["entry_fee_cents"])
+    if "tie_break" in changes:
+        values["tie_break"] = bool(changes["tie_break"])
     if "rounds" in changes:
-        rounds = int(changes["rounds"])
-        if not max(1, len(tournament.round_rows)) <= rounds <= MAX_ROUNDS:
-            raise RulesError(
-                "a tournament plays {low} to {most} rounds",
-                low=max(1, len(tournament.round_rows)),
-                most=MAX_ROUNDS,
-            )
-        tournament.rounds = rounds
-    for key in ("entry_fee_cents", "tie_break"):
-        if key in changes:
-            setattr(tournament, key, changes[key])
+        rounds = changes["rounds"]
+        low = max(1, len(tournament.round_rows))
+        if (
+            isinstance(rounds, bool)
+            or not isinstance(rounds, int)
+            or not low <= rounds <= MAX_ROUNDS
+        ):
+            raise RulesError("a tournament plays {low} to {most} rounds", low=low, most=MAX_ROUNDS)
+        values["rounds"] = rounds
+    for key, value in values.items():
+        setattr(tournament, key, value)
     bump(tournament)
     db.session.commit()
+
+
+def recent_tournaments(tokens: Sequence[str], limit: int = 12) -> list[Tournament]:
+    """The tournaments this device organises (their organiser links), newest change first."""
+    wanted = [t for t in tokens if isinstance(t, str)][:50]
+    if not wanted:
+        return []
+    return list(
+        db.session.execute(
+            select(Tournament)
+            .where(Tournament.token.in_(wanted))
+            .order_by(Tournament.updated_at.desc())
+            .limit(limit)
+        ).scalars()
+    )
