@@ -101,6 +101,7 @@ def _prepare(form: TournamentForm, base: Ruleset, posted: bool) -> None:
             del form.rule_form[name]
     if reset:
         form.deals.data = setup.default_ruleset().deals
+        form.deals.raw_data = []  # shown is what was typed, unless it is dropped
 
 
 def _form_context(form: TournamentForm, **extra: Any) -> dict[str, Any]:
