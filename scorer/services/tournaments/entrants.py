@@ -49,40 +49,28 @@ class Added:
     skipped: list[tuple[str, RulesError]] = field(default_factory=list)
 
 
-def _clean(text: str, most: int, too_long: str, unstorable: str) -> str:
-    cleaned = " ".join(str(text).split())
-    if not storable(cleaned):
-        raise RulesError(unstorable)
-    if len(cleaned) > most:
-        raise RulesError(too_long, most=most)
-    return cleaned
+def _folded(text: str) -> str:
+    return " ".join(str(text).split())
 
 
 def clean_entry(name: str, club: str = "", household: str = "") -> tuple[str, str, str]:
     """A player's name, club and household as stored, or RulesError saying what is wrong."""
-    cleaned = _clean(
-        name,
-        MAX_NAME,
-        "a name has at most {most} characters",
-        "the name holds control characters, which no name has",
-    )
-    if not cleaned:
+    name, club, household = _folded(name), _folded(club), _folded(household)
+    if not storable(name):
+        raise RulesError("the name holds control characters, which no name has")
+    if not name:
         raise RulesError("a player needs a name")
-    return (
-        cleaned,
-        _clean(
-            club,
-            MAX_CLUB,
-            "a club or town has at most {most} characters",
-            "the club or town holds control characters",
-        ),
-        _clean(
-            household,
-            MAX_HOUSEHOLD,
-            "a household has at most {most} characters",
-            "the household holds control characters",
-        ),
-    )
+    if len(name) > MAX_NAME:
+        raise RulesError("a name has at most {most} characters", most=MAX_NAME)
+    if not storable(club):
+        raise RulesError("the club or town holds control characters")
+    if len(club) > MAX_CLUB:
+        raise RulesError("a club or town has at most {most} characters", most=MAX_CLUB)
+    if not storable(household):
+        raise RulesError("the household holds control characters")
+    if len(household) > MAX_HOUSEHOLD:
+        raise RulesError("a household has at most {most} characters", most=MAX_HOUSEHOLD)
+    return name, club, household
 
 
 def _same(a: str, b: str) -> bool:

@@ -14,7 +14,7 @@ from datetime import date
 from typing import Any
 
 from flask import Blueprint, abort, flash, request, session, url_for
-from flask_babel import format_date, gettext
+from flask_babel import format_date, gettext, ngettext
 from werkzeug.routing import BuildError
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -203,6 +203,17 @@ def _next_draw(tournament: Tournament, counted: entrants.Count) -> dict[str, Any
     }
 
 
+def tables_text(sizes: tuple[int, ...]) -> str:
+    """A round's tables in words: "2 tables of 4, 3 tables of 3"."""
+    fours, threes = sizes.count(4), sizes.count(3)
+    parts = []
+    if fours:
+        parts.append(ngettext("%(num)s table of 4", "%(num)s tables of 4", fours))
+    if threes:
+        parts.append(ngettext("%(num)s table of 3", "%(num)s tables of 3", threes))
+    return ", ".join(parts)
+
+
 def day_text(held_on: str) -> str:
     """The tournament's date as people write it ("Samstag, 8. November 2025")."""
     try:
@@ -231,6 +242,7 @@ def home(token: str) -> WerkzeugResponse:
         tournament=tournament,
         fresh=fresh,
         counted=counted,
+        tables=tables_text(counted.tables) if counted.tables else "",
         rounds=_rounds(tournament),
         next_draw=_next_draw(tournament, counted),
         board_url=url_or_none("t_rounds.board", token=tournament.token),

@@ -26,7 +26,7 @@ from ...services.tournaments import entrants, importing, setup
 from ...tournament_models import Entrant, Tournament
 from ...web import go_to, is_htmx, render
 from ...words import rules_message
-from .organiser import remembered
+from .organiser import remembered, tables_text
 
 bp = Blueprint("t_players", __name__)
 
@@ -39,17 +39,6 @@ def _sorted(rows: list[Entrant], sort: str) -> list[Entrant]:
     if sort == "number":
         return sorted(rows, key=lambda e: (e.number is None, e.number or 0, e.name.casefold()))
     return sorted(rows, key=lambda e: (e.name.casefold(), e.club.casefold(), e.id))
-
-
-def tables_text(sizes: tuple[int, ...]) -> str:
-    """A round's tables in words: "2 tables of 4, 3 tables of 3"."""
-    fours, threes = sizes.count(4), sizes.count(3)
-    parts = []
-    if fours:
-        parts.append(ngettext("%(num)s table of 4", "%(num)s tables of 4", fours))
-    if threes:
-        parts.append(ngettext("%(num)s table of 3", "%(num)s tables of 3", threes))
-    return ", ".join(parts)
 
 
 def _suggestions(tournament: Tournament) -> list[str]:
