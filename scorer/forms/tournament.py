@@ -87,7 +87,7 @@ class TournamentForm(AppForm):
     held_on = StringField(
         _l("Date"), [Optional(), Length(max=10), printable, _rules_check(_date_check)]
     )
-    place = StringField(_l("Place"), [Optional(), Length(max=setup.MAX_PLACE), printable])
+    place = StringField(_l("Venue"), [Optional(), Length(max=setup.MAX_PLACE), printable])
     rounds = WholeNumberField(_l("Rounds"), low=1, high=setup.MAX_ROUNDS, required=True, default=3)
     deals = WholeNumberField(
         _l("Deals per round"),

@@ -45,24 +45,14 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import services
 from ..assets import minified, static_url
-from ..services.tournaments.setup import recent_tournaments
 from ..web import render, same_site_path
-from .tournaments.organiser import TOURNAMENTS_KEY, day_text
 
 bp = Blueprint("main", __name__)
 
 
 @bp.get("/")
 def home() -> WerkzeugResponse:
-    tokens = session.get(TOURNAMENTS_KEY, [])
-    return render(
-        "main/home.html",
-        recent=services.recent_sessions(session.get("recent", [])),
-        tournaments=[
-            (t, day_text(t.held_on))
-            for t in recent_tournaments(tokens if isinstance(tokens, list) else [])
-        ],
-    )
+    return render("main/home.html", recent=services.recent_sessions(session.get("recent", [])))
 
 
 @bp.get("/language/<lang>")

@@ -190,7 +190,7 @@ def test_the_bonus_hints_are_asked_for(client: FlaskClient) -> None:
 @pytest.mark.parametrize(
     ("fields", "field", "words"),
     [
-        ({"deals": 10}, "deals", "Eine Runde mit 10 Spielen geht am Vierertisch nicht auf"),
+        ({"deals": 10}, "deals", "Eine Runde mit 10 Spielen geht an einem Vierertisch nicht auf"),
         ({"deals": 2}, "deals", "Ganze Zahl"),
         ({"deals": "9" * 400}, "deals", ""),
         ({"rounds": str(10**309)}, "rounds", ""),

@@ -64,6 +64,13 @@ def remembered() -> list[str]:
     return [t for t in tokens if isinstance(t, str)] if isinstance(tokens, list) else []
 
 
+@bp.app_template_global("my_tournaments")
+def my_tournaments() -> list[tuple[Tournament, str]]:
+    """The tournaments this device organises, with their dates in words (the app's home page
+    lists them; a template global, so the match's home page imports nothing of the tournament)."""
+    return [(t, day_text(t.held_on)) for t in setup.recent_tournaments(remembered())]
+
+
 def url_or_none(endpoint: str, **values: Any) -> str | None:
     """``url_for`` of a page another part of the tournament builds; None while it is missing."""
     try:
