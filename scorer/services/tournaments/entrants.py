@@ -85,21 +85,24 @@ def namesakes(
     return [e for e in tournament.entrants if e is not besides and _same(e.name, cleaned)]
 
 
+def _twin(other: Entrant) -> RulesError:
+    if other.club:
+        return RulesError(
+            "{name} ({club}) is registered already: give a club or town to tell "
+            "two players of one name apart",
+            name=other.name,
+            club=other.club,
+        )
+    return RulesError(
+        "{name} is registered already: give a club or town to tell two players of one name apart",
+        name=other.name,
+    )
+
+
 def _refuse_twin(tournament: Tournament, name: str, club: str, besides: Entrant | None) -> None:
     for other in namesakes(tournament, name, besides=besides):
         if _same(other.club, club):
-            if club:
-                raise RulesError(
-                    "{name} ({club}) is registered already: give a club or town to tell "
-                    "two players of one name apart",
-                    name=other.name,
-                    club=other.club,
-                )
-            raise RulesError(
-                "{name} is registered already: give a club or town to tell two players of "
-                "one name apart",
-                name=other.name,
-            )
+            raise _twin(other)
 
 
 def entrant_of(tournament: Tournament, entrant_id: int) -> Entrant:
@@ -151,18 +154,22 @@ def register(
 def register_many(tournament: Tournament, rows: Iterable[tuple[str, str]]) -> Added:
     """Register a list of (name, club), committed at once; names already there are skipped."""
     result = Added()
-    rows = list(rows)
-    _room(tournament, 0)
+    known = {(e.name.casefold(), e.club.casefold()): e for e in tournament.entrants}
+    room = MAX_ENTRANTS - len(tournament.entrants)
     for name, club in rows:
         try:
             name, club, _ = clean_entry(name, club)
-            _refuse_twin(tournament, name, club, None)
-            _room(tournament)
+            twin = known.get((name.casefold(), club.casefold()))
+            if twin is not None:
+                raise _twin(twin)
+            if len(result.added) >= room:
+                raise RulesError("a tournament takes at most {most} players", most=MAX_ENTRANTS)
         except RulesError as error:
             result.skipped.append((name, error))
             continue
         entrant = Entrant(name=name, club=club)
         tournament.entrants.append(entrant)
+        known[name.casefold(), club.casefold()] = entrant
         result.added.append(entrant)
     if result.added:
         bump(tournament)
