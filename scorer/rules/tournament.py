@@ -578,7 +578,7 @@ def table_ruleset(ruleset: Ruleset, size: int) -> Ruleset:
 def lost_game(outcome: str, *, made: bool | None, won: bool | None) -> bool:
     """Whether a hand was a game its declarer lost: failed, gone off, or a special game lost.
 
-    These are what the lost-game money counts (TOURNAMENT.md section 1.7); a
+    These are what the lost-game money counts (docs/rules.md section 13); a
     forfeit is a penalty, not a lost game.
 
     >>> lost_game("played", made=False, won=None), lost_game("gone_off", made=None, won=None)
@@ -596,7 +596,7 @@ def lost_game(outcome: str, *, made: bool | None, won: bool | None) -> bool:
 def ranking(
     rounds: Mapping[K, Sequence[int]], lost: Mapping[K, int], *, tie_break: bool = False
 ) -> dict[K, int]:
-    """Places of the tournament's ranking (TOURNAMENT.md section 1.6), best first.
+    """Places of the tournament's ranking (docs/rules.md section 13), best first.
 
     ``rounds`` holds each player's points in the rounds they played (a round
     they did not play is left out, not a 0: it is no round at all for the
