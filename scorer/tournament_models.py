@@ -124,6 +124,8 @@ class TournamentTable(db.Model):  # type: ignore[name-defined]
     link_number: Mapped[int] = mapped_column(default=1)
     # a paper slip typed in by the organiser: {entrant id: [points, lost games]}
     paper: Mapped[dict[str, list[int]] | None] = mapped_column(JSON, default=None)
+    # every change of the slip, for the change list: [{"at", "before", "after"}, …]
+    paper_log: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
 
     round: Mapped[Round] = relationship(back_populates="tables")
     match: Mapped[Match] = relationship()

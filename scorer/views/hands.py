@@ -9,6 +9,7 @@ An invalid hand comes back as the form with status 422, every value kept.
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from flask import Blueprint, abort, flash, request, url_for
 from flask_babel import gettext
@@ -42,7 +43,24 @@ def preview(token: str) -> WerkzeugResponse:
     )
 
 
-def _save(match: Match, hand: Hand | None) -> WerkzeugResponse:
+def save_from_form(
+    match: Match,
+    hand: Hand | None,
+    *,
+    via: str | None = None,
+    back_to: str | None = None,
+    page: str | None = None,
+    **extra: Any,
+) -> WerkzeugResponse:
+    """Save the posted hand form: a new hand, or a correction of ``hand``.
+
+    The match's own pages call it with the match alone.  Another page around the
+    same form (the tournament organiser's correction) passes ``via`` (who writes:
+    ``"organiser"`` passes the lock of a closed round and is kept in the hand's
+    history), ``back_to`` (where a saved correction goes; a conflict answers with
+    the form as typed, on the current version, instead of the match page), and
+    ``page`` with ``extra`` context (its own page around ``hands/_form.html``).
+    """
     # a new hand needs the names and the rules only (the standing), a correction its sheet
     sheet = services.standing(match) if hand is None else services.sheet(match)
     form = hand_form(match, sheet, hand, posted=True)
@@ -59,6 +77,7 @@ def _save(match: Match, hand: Hand | None) -> WerkzeugResponse:
                 hand=hand,
                 version=version_of(form),
                 idempotency_key=None if hand else (form.idempotency_key.data or "")[:64] or None,
+                via=via,
             )
         except KeyReusedError:
             # this form's key saved another hand before (the form was changed after it
@@ -93,9 +112,14 @@ def _save(match: Match, hand: Hand | None) -> WerkzeugResponse:
                     return _saved_hand(match, saved)
                 return fresh_page(match, saved)
             # a correction is made on its own page: back to the sheet (HX-Redirect for htmx)
-            return go_to(url_for("matches.show", token=match.token))
+            return go_to(back_to or url_for("matches.show", token=match.token))
     elif not form.asks_only:
         error = gettext("Please correct the marked fields.")
+    if status == 409 and back_to is not None:
+        # another page's form: what was typed stays, on the current version (saved again,
+        # it overwrites what the other change wrote; the page shows the sheet as it is now)
+        reused = True
+        form.version.data = str(match.version)
     if status == 409 and not reused:
         fresh = services.sheet(match)
         context = entry_context(match, fresh, error=error)
@@ -109,8 +133,13 @@ def _save(match: Match, hand: Hand | None) -> WerkzeugResponse:
         error=error,
         preview=preview_of(match, form, len(sheet.parties), hand),
     )
-    template = "hands/edit.html" if hand else "matches/show.html"
+    context.update(extra)
+    template = page or ("hands/edit.html" if hand else "matches/show.html")
     fragment = "hands/_form.html"
+    if back_to is not None:
+        if status == 409:
+            context["sheet"] = services.sheet(match)
+        return render(template, fragment, status=status, **context)
     if reused:
         # the sheet with the hand the key saved (its answer may never have arrived)
         context["sheet"] = services.sheet(match)
@@ -142,7 +171,7 @@ def _saved_hand(match: Match, saved: Hand) -> WerkzeugResponse:
 @bp.post("/m/<token:token>/hands")
 def create(token: str) -> WerkzeugResponse:
     """Save a new hand."""
-    return _save(services.get_match(token), None)
+    return save_from_form(services.get_match(token), None)
 
 
 @bp.get("/m/<token:token>/hands/<int:number>/edit")
@@ -173,7 +202,7 @@ def update(token: str, number: int) -> WerkzeugResponse:
     hand = services.hand_by_number(match, number)
     if hand.deleted_at is not None or hand.outcome == "open_play":
         abort(404)
-    return _save(match, hand)
+    return save_from_form(match, hand)
 
 
 @bp.get("/m/<token:token>/hands/<int:number>")

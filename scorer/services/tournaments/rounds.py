@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from ...extensions import db
 from ...models import GameSession, Hand, Match, Seat, new_token, utcnow
 from ...rules import RulesError
-from ...rules.tournament import draw
+from ...rules.tournament import draw, repeats
 from ...tournament_models import Entrant, RetiredLink, Round, Tournament, TournamentTable
 from ..errors import ConflictError
 from ..sheets import sheet, standing_of
@@ -148,6 +148,26 @@ def draw_round(tournament: Tournament, number: int) -> Round:
     return row
 
 
+def next_number(tournament: Tournament) -> int | None:
+    """The round the organiser may draw now, or None (one is open, or all are drawn)."""
+    rows = tournament.round_rows
+    if rows and rows[-1].closed_at is None:
+        return None
+    number = len(rows) + 1
+    return number if number <= tournament.rounds else None
+
+
+def repeated_pairs(tournament: Tournament, row: Round) -> int:
+    """How many pairs at ``row``'s tables already shared a table in an earlier round.
+
+    What the draw achieved, shown beside its seed: 0 is the goal, and the draw
+    reaches it wherever a round-by-round draw can (the rules: ``repeats``).
+    """
+    numbers = {e.id: e.number or 0 for e in tournament.entrants}
+    tables = [tuple(numbers[p] for p in table.players) for table in row.tables]
+    return repeats(tables, _met(tournament, row.number))
+
+
 def has_hands(row: Round) -> bool:
     """Whether any table of ``row`` has entered a hand (struck ones count too)."""
     ids = [t.match_id for t in row.tables]
@@ -212,9 +232,14 @@ def close_round(tournament: Tournament, row: Round) -> None:
     if row.closed_at is not None:
         return
     missing = unfinished(row)
-    if missing:
+    if len(missing) == 1:
         raise RulesError(
             "table {tables} has not finished: wait for it, or type in its paper slip",
+            tables=missing[0],
+        )
+    if missing:
+        raise RulesError(
+            "tables {tables} have not finished: wait for them, or type in their paper slips",
             tables=", ".join(str(n) for n in missing),
         )
     now = utcnow()

@@ -7,8 +7,11 @@
     late arrivals and withdrawals.
 ``rounds``
     The draw, the round's seating with every table's link and QR, drawing
-    again, the board (every table's progress), closing a round, replacing a
-    table's link, corrections, paper slips and the list of changes.
+    again, replacing a table's link, the board (every table's progress),
+    closing a round, and the list of changes.
+``corrections``
+    The organiser's corrections of a table: its sheet, any hand (the match's
+    hand form), striking and restoring, its paper slip.
 ``public``
     The public link: the live ranking (the beamer), where everybody sits, and
     each player's own page; their polls answer 204/304 when nothing changed.
@@ -18,12 +21,13 @@
 
 from flask import Blueprint
 
-from . import organiser, players, public, rounds, table
+from . import corrections, organiser, players, public, rounds, table
 
 BLUEPRINTS: tuple[Blueprint, ...] = (
     organiser.bp,
     players.bp,
     rounds.bp,
+    corrections.bp,
     public.bp,
     table.bp,
 )

@@ -1,0 +1,309 @@
+"""The organiser's board: every table of the round at a glance, paper slips, the change list.
+
+The board reads what the tables' matches already store (their standing, their
+end, their confirmations) and says per table how far it is, whether it is done
+and signed, came on paper, or has been quiet for a while (a phone gone offline).
+Its poll asks one Core statement whether anything changed.
+
+A table whose phone failed enters on a paper slip: the organiser types per
+player points and lost games (``TournamentTable.paper``); every change of the
+slip is logged (``paper_log``) for the change list (:mod:`.changes`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, bindparam, case, func, select
+from sqlalchemy.orm import joinedload, selectinload
+
+from ...extensions import db
+from ...models import Match, utcnow
+from ...rules import RulesError
+from ...tournament_models import Entrant, Round, Tournament, TournamentTable
+from ..errors import NotFound
+from ..writes import touch
+from .setup import bump, current_round
+from .tables import TableState, deals_of, state_of
+
+QUIET = timedelta(minutes=10)
+"""A table in play that changed nothing for this long may have lost its phone."""
+
+MAX_SLIP_POINTS = 50_000
+"""The most points (either sign) a paper slip takes per player: a round of 16 deals
+stays far below it, a slip typed with a digit too many does not."""
+
+
+# -- the board -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BoardTable:
+    """One table on the board: its state, its players in seat order, quiet since when."""
+
+    state: TableState
+    players: tuple[Entrant, ...]
+    quiet_since: datetime | None
+
+    @property
+    def table(self) -> TournamentTable:
+        return self.state.table
+
+    @property
+    def finished(self) -> bool:
+        """Played out or typed in from paper: the round may be closed as far as it goes."""
+        return self.state.done or self.state.paper
+
+    @property
+    def deal(self) -> int:
+        """The deal being played now (1 before the first; the last once done)."""
+        return min(self.state.played + 1, self.state.deals)
+
+
+@dataclass(frozen=True)
+class Board:
+    """The current round's tables as the organiser watches them."""
+
+    row: Round | None
+    tables: tuple[BoardTable, ...]
+
+    @property
+    def finished(self) -> int:
+        return sum(1 for t in self.tables if t.finished)
+
+    @property
+    def signed(self) -> int:
+        return sum(1 for t in self.tables if t.state.signed)
+
+    @property
+    def unfinished(self) -> list[int]:
+        """Tables still playing (closing the round waits for them)."""
+        return [t.table.number for t in self.tables if not t.finished]
+
+    @property
+    def unsigned(self) -> list[int]:
+        """Tables done but not confirmed by all their players (closing warns of them)."""
+        return [t.table.number for t in self.tables if t.finished and not t.state.signed]
+
+    @property
+    def quiet(self) -> list[int]:
+        return [t.table.number for t in self.tables if t.quiet_since is not None]
+
+
+def round_tables(row: Round) -> list[TournamentTable]:
+    """``row``'s tables with their matches and confirmations, in three statements."""
+    return list(
+        db.session.execute(
+            select(TournamentTable)
+            .where(TournamentTable.round_id == row.id)
+            .options(
+                joinedload(TournamentTable.match),
+                selectinload(TournamentTable.confirmations),
+            )
+            .order_by(TournamentTable.number)
+        )
+        .unique()
+        .scalars()
+    )
+
+
+def quiet_since(state: TableState, closed: bool, now: datetime) -> datetime | None:
+    """When a table in play last changed, if that is :data:`QUIET` ago or longer.
+
+    A table done, on paper, or in a closed round is never quiet.
+
+    >>> from types import SimpleNamespace as T
+    >>> nine = datetime(2025, 11, 8, 21, 14)
+    >>> state = T(done=False, paper=False, last_change=nine)
+    >>> quiet_since(state, False, nine + timedelta(minutes=10)) == nine
+    True
+    >>> quiet_since(state, False, nine + timedelta(minutes=9)) is None
+    True
+    """
+    if closed or state.done or state.paper:
+        return None
+    return state.last_change if now - state.last_change >= QUIET else None
+
+
+def board(tournament: Tournament, now: datetime | None = None) -> Board:
+    """The board of the tournament's current round (no round yet: no tables)."""
+    row = current_round(tournament)
+    if row is None:
+        return Board(row=None, tables=())
+    now = now or utcnow()
+    people = {e.id: e for e in tournament.entrants}
+    closed = row.closed_at is not None
+    tables = []
+    for table in round_tables(row):
+        state = state_of(table)
+        tables.append(
+            BoardTable(
+                state=state,
+                players=tuple(people[p] for p in table.players),
+                quiet_since=quiet_since(state, closed, now),
+            )
+        )
+    return Board(row=row, tables=tuple(tables))
+
+
+_T = Tournament.__table__
+_R = Round.__table__
+_TT = TournamentTable.__table__
+_M = Match.__table__
+_EARLIER = _R.alias("earlier")
+_LAST_ROUND = (
+    select(func.max(_EARLIER.c.number))
+    .where(_EARLIER.c.tournament_id == _T.c.id)
+    .correlate(_T)
+    .scalar_subquery()
+)
+_POLL = (
+    select(
+        _T.c.version,
+        _T.c.updated_at,
+        func.count(_M.c.id),
+        func.coalesce(func.sum(_M.c.version), 0),
+        func.max(_M.c.updated_at),
+        func.coalesce(
+            func.sum(
+                case(
+                    (
+                        and_(
+                            _M.c.finished_at.is_(None), _M.c.updated_at <= bindparam("quiet_before")
+                        ),
+                        1,
+                    ),
+                    else_=0,
+                )
+            ),
+            0,
+        ),
+    )
+    .select_from(
+        _T.outerjoin(_R, and_(_R.c.tournament_id == _T.c.id, _R.c.number == _LAST_ROUND))
+        .outerjoin(_TT, _TT.c.round_id == _R.c.id)
+        .outerjoin(_M, _M.c.id == _TT.c.match_id)
+    )
+    .where(_T.c.token == bindparam("token"))
+    .group_by(_T.c.id, _T.c.version, _T.c.updated_at)
+)
+
+
+def poll_state(token: str, now: datetime | None = None) -> tuple[str, datetime] | None:
+    """What the board shows, as a tag and its last change; None for no such tournament.
+
+    One Core statement on a connection of its own: the tournament's version and
+    the sum of its current round's matches' versions (each only grows, so any
+    change of a table changes the sum), and how many tables in play are quiet
+    (a table turning quiet changes the board though nothing was written).
+    """
+    quiet_before = (now or utcnow()) - QUIET
+    with db.engine.connect() as connection:
+        found = connection.execute(_POLL, {"token": token, "quiet_before": quiet_before}).first()
+    if found is None:
+        return None
+    version, updated, tables, versions, changed, quiet = found
+    tag = f"board.t{version}.n{tables}.v{versions}.q{quiet}"
+    return tag, max(updated, changed or updated)
+
+
+# -- tables by the organiser's address -------------------------------------------------
+
+
+def table_of(tournament: Tournament, table_id: int) -> TournamentTable:
+    """A table of the tournament by its id (an organiser's address), or NotFound."""
+    if not 0 < table_id < 2**62:
+        raise NotFound()
+    table = db.session.get(TournamentTable, table_id)
+    if table is None or table.round.tournament_id != tournament.id:
+        raise NotFound()
+    return table
+
+
+def seat_names(tournament: Tournament, table: TournamentTable) -> list[str]:
+    """The table's players' names in seat order."""
+    people = {e.id: e for e in tournament.entrants}
+    return [people[p].name for p in table.players]
+
+
+# -- paper slips -----------------------------------------------------------------------
+
+Slip = Mapping[int, tuple[int, int]]
+"""A paper slip as typed: entrant id → (points, lost games)."""
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_slip(table: TournamentTable, slip: Slip) -> dict[str, list[int]]:
+    """The slip as stored (``{entrant id: [points, lost]}`` in seat order), or RulesError.
+
+    Every player of the table, nobody else; points whole numbers within
+    ±:data:`MAX_SLIP_POINTS`; lost games from 0 to the table's deals.
+    """
+    if set(slip) != set(table.players):
+        raise RulesError(
+            "a paper slip needs the points and lost games of every player at the table"
+        )
+    deals = deals_of(table.match)
+    stored: dict[str, list[int]] = {}
+    for entrant in table.players:
+        points, lost = slip[entrant]
+        if not _whole(points) or not -MAX_SLIP_POINTS <= points <= MAX_SLIP_POINTS:
+            raise RulesError(
+                "points on a paper slip are whole numbers from −{most} to {most}",
+                most=MAX_SLIP_POINTS,
+            )
+        if not _whole(lost) or not 0 <= lost <= deals:
+            raise RulesError(
+                "lost games on a paper slip are whole numbers from 0 to {deals}", deals=deals
+            )
+        stored[str(entrant)] = [points, lost]
+    return stored
+
+
+def slip_digest(paper: Mapping[str, Any] | None) -> str:
+    """A short fingerprint of a slip as a page showed it (a stale form is told apart)."""
+    text = json.dumps(paper, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class SlipChangedError(Exception):
+    """The slip changed since the organiser's form was loaded (another tab saved)."""
+
+
+def set_paper(
+    tournament: Tournament,
+    table: TournamentTable,
+    slip: Slip | None,
+    *,
+    shown: str | None = None,
+) -> bool:
+    """Type in (or change, or with None remove) the table's paper slip; committed.
+
+    ``shown``: :func:`slip_digest` of the slip the form showed; when the slip has
+    changed since, :class:`SlipChangedError` (nothing saved) — unless it already
+    holds what was sent (the same form sent twice).  Returns whether anything
+    changed.  The change is logged for the change list, counts as a change of
+    the table's match (the board and the ranking show it) and of the tournament.
+    """
+    new = None if slip is None else check_slip(table, slip)
+    old = table.paper
+    if old == new:
+        return False
+    if shown is not None and shown != slip_digest(old):
+        raise SlipChangedError()
+    entry = {"at": utcnow().isoformat(), "before": old, "after": new}
+    table.paper = new
+    table.paper_log = [*(table.paper_log or []), entry]
+    # one guarded UPDATE of the match: of two tabs saving at once, the later is refused
+    touch(table.match)
+    bump(tournament)
+    db.session.commit()
+    return True
