@@ -95,10 +95,19 @@ def save_from_form(
             error = locked_message()
         except ConflictError:
             status = 409
-            error = gettext(
-                "Someone else changed this match in the meantime. The sheet below is the "
-                "current state; check it and enter the hand again if it is missing."
-            )
+            if back_to is not None:
+                # another page's form: what was typed stays, on the current version (saved
+                # again, it replaces what the other change wrote)
+                error = gettext(
+                    "This match was changed in the meantime. What you typed is kept below; "
+                    "check it and save again to replace the hand."
+                )
+                form.version.data = str(match.version)
+            else:
+                error = gettext(
+                    "Someone else changed this match in the meantime. The sheet below is the "
+                    "current state; check it and enter the hand again if it is missing."
+                )
         except MatchOverError:
             status = 409
             error = gettext("The match is over; no more hands can be entered.")
@@ -115,12 +124,7 @@ def save_from_form(
             return go_to(back_to or url_for("matches.show", token=match.token))
     elif not form.asks_only:
         error = gettext("Please correct the marked fields.")
-    if status == 409 and back_to is not None:
-        # another page's form: what was typed stays, on the current version (saved again,
-        # it overwrites what the other change wrote; the page shows the sheet as it is now)
-        reused = True
-        form.version.data = str(match.version)
-    if status == 409 and not reused:
+    if status == 409 and not reused and back_to is None:
         fresh = services.sheet(match)
         context = entry_context(match, fresh, error=error)
         # the form targets itself; the current state replaces the whole match content

@@ -292,6 +292,16 @@ def test_the_change_list_after_corrections_by_phone_and_organiser(in_app: Flask)
     assert [c.at for c in listed] == sorted((c.at for c in listed), reverse=True)
 
 
+def test_a_correction_saved_unchanged_is_no_change(in_app: Flask) -> None:
+    tournament, row = a_round()
+    table = row.tables[0]
+    play(table, 3)
+    match = table.match
+    first = services.live_hands(match)[0]
+    services.save_hand(match, services.input_of(first), hand=first, via=ORGANISER)
+    assert changes.changes(tournament) == []
+
+
 def test_the_change_list_holds_the_paper_slips(in_app: Flask) -> None:
     tournament, row = a_round()
     table = row.tables[2]

@@ -235,8 +235,9 @@ def test_the_organiser_corrects_a_closed_round(app: Flask, client: FlaskClient) 
     table = table_of(app, token, 1)
     with app.app_context():
         rounds.close_round(the(token), the(token).round_rows[0])
-    sheet = page_text(client.get(f"/t/{token}/tables/{table['id']}"))
-    assert "round closed" in sheet and "Correct" in sheet
+    sheet = client.get(f"/t/{token}/tables/{table['id']}").get_data(as_text=True)
+    assert "round closed" in page_text(sheet)
+    assert f'href="/t/{token}/tables/{table["id"]}/hands/1/edit"' in sheet
     data = organiser_edit(client, token, table["id"], 1)
     assert data["bid"] == "150"
     response = client.post(
@@ -294,7 +295,7 @@ def test_a_correction_from_a_stale_form_keeps_the_form(app: Flask, client: Flask
     )
     assert response.status_code == 409
     text = page_text(response)
-    assert "Someone else changed this match" in text
+    assert "This match was changed in the meantime. What you typed is kept below" in text
     kept = form_data(response.get_data(as_text=True), "hand-form")
     assert kept["bid"] == "180"
     again = client.post(f"/t/{token}/tables/{table['id']}/hands/1", data=kept)

@@ -6,7 +6,8 @@ deleted one less) — no column is trusted for it.  Every later event of the
 table's hands is a change: when, by whom (the table phone with the number of
 its link then, from the replaced links' times; or the organiser, from the
 event's ``via``), which deal, and what before (the hand's previous event) and
-after.  The paper slips' changes come from their log.
+after; a correction saved unchanged is none.  The paper slips' changes come
+from their log.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import contains_eager, joinedload
 
 from ...extensions import db
 from ...models import Hand, HandEvent
-from ...tournament_models import RetiredLink, Tournament, TournamentTable
+from ...tournament_models import RetiredLink, Round, Tournament, TournamentTable
 from ..writes import ORGANISER
 from .tables import deals_of
 
@@ -132,8 +134,8 @@ def _hand_changes(
     for index, (event, seq) in enumerate(events):
         before = last.get(event.hand_id)
         last[event.hand_id] = event.snapshot
-        if index <= done:
-            continue
+        if index <= done or (event.action == "corrected" and event.snapshot == before):
+            continue  # before the table was done, or a correction saved unchanged
         shot = HandShot.of(event.snapshot)
         had = HandShot.of(before) if before is not None else None
         changes.append(
@@ -175,7 +177,17 @@ def changes(tournament: Tournament) -> list[Change]:
     Hands corrected, struck or restored by the table phone (with the number of
     its link then) or by the organiser, and every change of a paper slip.
     """
-    tables = [t for row in tournament.round_rows for t in row.tables]
+    tables = list(
+        db.session.execute(
+            select(TournamentTable)
+            .join(Round, TournamentTable.round_id == Round.id)
+            .where(Round.tournament_id == tournament.id)
+            .options(joinedload(TournamentTable.match), contains_eager(TournamentTable.round))
+            .order_by(Round.number, TournamentTable.number)
+        )
+        .unique()
+        .scalars()
+    )
     by_match = {t.match_id: t for t in tables}
     if not by_match:
         return []

@@ -91,6 +91,7 @@ def _correction_context(
         table,
         form_action=url_for(".update", token=token, table_id=table.id, number=hand.seq),
         cancel_url=url_for(".table_sheet", token=token, table_id=table.id),
+        strike_form=ConfirmForm(formdata=None, version=str(table.match.version)),
     )
 
 
@@ -209,6 +210,7 @@ def paper(token: str, table_id: int) -> WerkzeugResponse:
             table,
             form=form,
             error=error,
+            changed=status == 409,
             deals=deals,
             state=state_of(table),
         ),
