@@ -307,11 +307,10 @@ def test_a_correction_from_a_stale_form_keeps_the_form(app: Flask, client: Flask
 def test_the_organiser_strikes_and_restores_a_hand(app: Flask, client: FlaskClient) -> None:
     token = with_round(app, hands=None)
     table = table_of(app, token, 3)
-    with app.app_context():
-        version = services.get_match(str(table["match"])).version
-    struck = client.post(
-        f"/t/{token}/tables/{table['id']}/hands/2/strike", data={"version": str(version)}
-    )
+    edit = client.get(f"/t/{token}/tables/{table['id']}/hands/2/edit").get_data(as_text=True)
+    assert "Strike hand 2" in page_text(edit)
+    strike = form_data(edit, "strike-form")
+    struck = client.post(f"/t/{token}/tables/{table['id']}/hands/2/strike", data=strike)
     assert struck.headers["Location"] == f"/t/{token}/tables/{table['id']}"
     sheet = page_text(client.get(f"/t/{token}/tables/{table['id']}"))
     assert "struck" in sheet and "Restore" in sheet
@@ -454,3 +453,42 @@ def test_the_change_list_names_the_link(app: Flask, client: FlaskClient) -> None
 def test_the_change_list_is_empty_at_first(app: Flask, client: FlaskClient) -> None:
     token = with_round(app, hands=2)
     assert "No changes so far." in page_text(client.get(f"/t/{token}/changes"))
+
+
+# -- with CSRF protection on, as in production -------------------------------------
+
+
+def test_every_organiser_form_carries_its_csrf_token(csrf_app: Flask) -> None:
+    client = csrf_app.test_client()
+    client.set_cookie("lang", "en")
+    with csrf_app.app_context():
+        token = tournament_with(9).token
+    board = client.get(f"/t/{token}/board").get_data(as_text=True)
+    drawn_ = client.post(f"/t/{token}/rounds", data=form_data(board, "draw-form"))
+    assert drawn_.headers["Location"] == f"/t/{token}/rounds/1"
+    page = client.get(f"/t/{token}/rounds/1").get_data(as_text=True)
+    again = client.post(f"/t/{token}/rounds/1/redraw", data=form_data(page, "redraw-form"))
+    assert again.status_code == 303
+    with csrf_app.app_context():
+        row = the(token).round_rows[0]
+        assert row.attempt == 2
+        table_id = row.tables[0].id
+        play_round(row)
+    link = client.get(f"/t/{token}/tables/{table_id}/link").get_data(as_text=True)
+    replaced = client.post(f"/t/{token}/tables/{table_id}/link", data=form_data(link, "link-form"))
+    assert "has a new link (link 2)" in after(client, replaced)
+    paper = client.get(f"/t/{token}/tables/{table_id}/paper").get_data(as_text=True)
+    typed = {**form_data(paper, "paper-form"), "points_0": "1", "points_1": "2", "points_2": "3"}
+    typed.update({"lost_0": "0", "lost_1": "0", "lost_2": "0"})
+    assert client.post(f"/t/{token}/tables/{table_id}/paper", data=typed).status_code == 303
+    edit = client.get(f"/t/{token}/tables/{table_id}/hands/1/edit").get_data(as_text=True)
+    corrected = client.post(
+        f"/t/{token}/tables/{table_id}/hands/1",
+        data=fill_hand(form_data(edit, "hand-form"), bid=160),
+    )
+    assert corrected.status_code == 303
+    board = client.get(f"/t/{token}/board").get_data(as_text=True)
+    closed = client.post(f"/t/{token}/rounds/1/close", data=form_data(board, "close-form"))
+    assert "Round 1 is closed." in after(client, closed)
+    refused = client.post(f"/t/{token}/rounds/1/close", data={"warned": ""})
+    assert refused.status_code == 400  # no token: the form has expired

@@ -254,7 +254,8 @@ def board(token: str) -> WerkzeugResponse:
     """Every table of the current round, live: deal n of N, done, signed, quiet."""
     tournament = setup.get_tournament(token)
     state = boards.poll_state(token)
-    assert state is not None  # the tournament is there
+    if state is None:
+        abort(404)
     return render("tournaments/rounds/board.html", **_board_context(tournament, state[0]))
 
 
