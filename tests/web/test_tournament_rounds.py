@@ -8,17 +8,20 @@ twice, in two tabs at once, on a stale page, with junk in the form.
 from __future__ import annotations
 
 import pytest
-from flask import Flask
+from flask import Flask, url_for
 from flask.testing import FlaskClient
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from scorer import services
 from scorer.extensions import db
 from scorer.services.tournaments import rounds, setup
 from scorer.tournament_models import Round, Tournament
-from tests.builders import HX, page_text
+from tests.builders import HX, fresh_app, page_text
 from tests.tournament_builders import a_hand, drawn, play_round, tournament_with
 from tests.web.test_faults import in_threads
+from tests.web.test_fuzz import HAND_KEYS, SETTINGS, nasty
 
 
 @pytest.fixture(autouse=True)
@@ -315,3 +318,60 @@ def test_addresses_that_name_nothing_are_404(app: Flask, client: FlaskClient) ->
         f"/t/{token}/tables/{foreign}/hands/1/edit",
     ):
         assert client.get(url).status_code == 404, url
+
+
+# -- random posts to every organiser route of a round -------------------------------------
+
+# the organiser's POST routes and their fields (tests/web/test_fuzz.py fuzzes the match's)
+ORGANISER_FIELDS = {
+    "t_rounds.draw": ["number", "back"],
+    "t_rounds.redraw": ["attempt"],
+    "t_rounds.replace_link": ["link"],
+    "t_rounds.close": ["warned"],
+    "t_corrections.update": [*HAND_KEYS, "version"],
+    "t_corrections.strike": ["version"],
+    "t_corrections.restore": ["version"],
+    "t_corrections.paper": [
+        "shown",
+        "remove",
+        *(f"{f}_{s}" for f in ("points", "lost") for s in (0, 1, 2, 3, 99)),
+    ],
+}
+
+
+def test_every_organiser_post_route_is_fuzzed(app: Flask) -> None:
+    posts = {r.endpoint for r in app.url_map.iter_rules() if "POST" in (r.methods or ())}
+    mine = {e for e in posts if e.startswith(("t_rounds.", "t_corrections."))}
+    assert mine == set(ORGANISER_FIELDS)
+
+
+@pytest.mark.parametrize("endpoint", sorted(ORGANISER_FIELDS))
+def test_random_posts_to_the_organisers_routes_never_fail(endpoint: str) -> None:
+    with fresh_app() as app:
+        client = app.test_client()
+        with app.app_context():
+            tournament = tournament_with(10)
+            row = drawn(tournament, 1)
+            play_round(row, 2)
+            token = str(tournament.token)
+            tables = [t.id for t in row.tables]
+        rule = next(r for r in app.url_map.iter_rules() if r.endpoint == endpoint)
+        keys = ORGANISER_FIELDS[endpoint]
+        wrong = st.sampled_from([0, 2, 7, 2**31, 2**63, 10**30])
+
+        @SETTINGS
+        @given(
+            st.dictionaries(st.sampled_from(keys), nasty, max_size=len(keys)),
+            st.sampled_from(tables * 3 + [tables[-1] + 100, 2**63]),
+            st.one_of(st.just(1), st.just(2), wrong),
+            st.booleans(),
+        )
+        def check(fields: dict[str, str], table_id: int, number: int, htmx: bool) -> None:
+            values = {"token": token, "table_id": table_id, "number": number}
+            with app.test_request_context():
+                path = url_for(endpoint, **{k: values[k] for k in rule.arguments})
+            response = client.post(path, data=fields, headers=HX if htmx else {})
+            assert response.status_code < 500, (path, fields)
+            assert client.get(f"/t/{token}/board").status_code == 200
+
+        check()
