@@ -14,6 +14,7 @@ from datetime import timedelta
 
 import pytest
 from flask import Flask
+from flask_babel import format_time
 from flask.testing import FlaskClient
 from sqlalchemy import update
 
@@ -101,7 +102,9 @@ def test_a_quiet_table_is_flagged(app: Flask, client: FlaskClient) -> None:
         )
         db.session.commit()
     text = page_text(client.get(f"/t/{token}/board"))
-    assert f"nothing since {long_ago:%H:%M}: phone offline?" in text
+    with app.test_request_context():
+        shown = format_time(long_ago, "HH:mm")  # in the app's time zone (the hall's clock)
+    assert f"nothing since {shown}: phone offline?" in text
     assert "1 table quiet" in text
 
 
