@@ -14,7 +14,6 @@ from datetime import timedelta
 
 import pytest
 from flask import Flask
-from flask_babel import format_time
 from flask.testing import FlaskClient
 from sqlalchemy import update
 
@@ -23,6 +22,7 @@ from scorer.extensions import db
 from scorer.models import Match
 from scorer.services.tournaments import rounds, setup, tables
 from scorer.tournament_models import Tournament
+from scorer.words import local_time
 from tests.builders import HX, fill_hand, form_data, page_text
 from tests.tournament_builders import a_hand, drawn, play_round, tournament_with
 
@@ -102,8 +102,8 @@ def test_a_quiet_table_is_flagged(app: Flask, client: FlaskClient) -> None:
         )
         db.session.commit()
     text = page_text(client.get(f"/t/{token}/board"))
-    with app.test_request_context():
-        shown = format_time(long_ago, "HH:mm")  # in the app's time zone (the hall's clock)
+    with app.app_context():
+        shown = local_time(long_ago)  # on the hall's clock
     assert f"nothing since {shown}: phone offline?" in text
     assert "1 table quiet" in text
 

@@ -12,7 +12,12 @@
     matches, closing a round, replacing a table's link.
 ``tables``
     What a table phone shows of its tournament, the players' confirmations,
-    paper slips, the organiser's corrections and the list of changes.
+    each table's progress and results (a paper slip counts in place of the sheet).
+``board``
+    The organiser's board (every table of the round, live; its poll state in
+    one statement), tables by the organiser's address, paper slips.
+``changes``
+    The list of every change made to a table after it was done.
 ``standings``
     The ranking, the round's progress, the seating and a player's page, and
     the public pages' poll state.
