@@ -196,6 +196,19 @@ def test_junk_for_the_round_draws_nothing(app: Flask, client: FlaskClient, numbe
     assert round_count(app) == 0
 
 
+def test_a_refusal_goes_back_to_the_page_the_button_was_on(app: Flask, client: FlaskClient) -> None:
+    token = new_tournament(app, 5)
+    home = f"/t/{token}"
+    response = client.post(
+        f"/t/{token}/rounds", data={"number": "1"}, headers={"Referer": f"http://localhost{home}"}
+    )
+    assert response.headers["Location"] == home
+    elsewhere = client.post(
+        f"/t/{token}/rounds", data={"number": "1"}, headers={"Referer": "http://evil.example/x"}
+    )
+    assert elsewhere.headers["Location"] == f"/t/{token}/board"
+
+
 def test_the_way_back_stays_on_this_site(app: Flask, client: FlaskClient) -> None:
     token = new_tournament(app, 2)
     for back in ("//evil.example/x", "https://evil.example/", "/\t/evil.example"):

@@ -11,8 +11,9 @@ slips are in :mod:`.corrections`.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, abort, flash, url_for
+from flask import Blueprint, Response, abort, flash, request, url_for
 from flask_babel import gettext
 from werkzeug.routing import BuildError
 from werkzeug.wrappers import Response as WerkzeugResponse
@@ -53,6 +54,17 @@ def link_or_none(endpoint: str, **values: Any) -> str | None:
         return None
 
 
+def came_from() -> str | None:
+    """The page of this site the form was sent from (its ``Referer``), or None."""
+    referrer = request.referrer
+    if not referrer:
+        return None
+    parts = urlsplit(referrer)
+    if parts.netloc != request.host:
+        return None
+    return same_site_path(parts.path + (f"?{parts.query}" if parts.query else ""))
+
+
 def round_of(tournament: Tournament, number: int) -> Round:
     """The tournament's round ``number``, or 404."""
     found = next((r for r in tournament.round_rows if r.number == number), None)
@@ -90,7 +102,7 @@ def draw(token: str) -> WerkzeugResponse:
     """Draw the round the page offered; the same round again answers with its seating."""
     tournament = setup.get_tournament(token)
     form = DrawForm()
-    back = same_site_path(form.back.data) or url_for(".board", token=token)
+    back = same_site_path(form.back.data) or came_from() or url_for(".board", token=token)
     number = form.number.data if form.validate() else None
     if number is None:
         flash(gettext("This round cannot be drawn. Reload the page and try again."), "error")
