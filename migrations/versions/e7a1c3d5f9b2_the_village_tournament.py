@@ -95,6 +95,7 @@ def upgrade():
     sa.Column('done_at', sa.DateTime(), nullable=True),
     sa.Column('link_number', sa.Integer(), nullable=False),
     sa.Column('paper', sa.JSON(), nullable=True),
+    sa.Column('paper_log', sa.JSON(), nullable=True),
     sa.ForeignKeyConstraint(['match_id'], ['match.id'], name=op.f('fk_tournament_table_match_id_match')),
     sa.ForeignKeyConstraint(['round_id'], ['tournament_round.id'], name=op.f('fk_tournament_table_round_id_tournament_round')),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_tournament_table')),

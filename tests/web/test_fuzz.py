@@ -340,6 +340,8 @@ def _setup_keys() -> list[str]:
 FIELDS: dict[str, st.SearchStrategy[dict[str, str]]] = {
     "matches.new": _form(_setup_keys(), SETUP_VALUES),
     "matches.next_match": _form(["version"], versions),
+    # a tournament table's confirm tap (on a match outside a tournament: 404)
+    "t_table.confirm": _form(["entrant", "version"], st.one_of(nasty, versions)),
     "hands.preview": _form(HAND_KEYS, nasty),
     "hands.create": _form([*HAND_KEYS, "version"], st.one_of(nasty, versions)),
     "hands.update": _form([*HAND_KEYS, "version"], st.one_of(nasty, versions)),
@@ -366,9 +368,17 @@ def post_rules(app: Flask) -> list[Any]:
     return [r for r in app.url_map.iter_rules() if "POST" in (r.methods or ())]
 
 
+# the organiser's routes of a tournament need a world of their own (a tournament, its
+# players, rounds and tables): tests/web/test_tournament_rounds.py fuzzes the rounds' and
+# corrections' routes, test_tournament_organiser.py and test_tournament_players.py send
+# their forms hostile input
+ORGANISER_ROUTES = ("t_organiser.", "t_players.", "t_rounds.", "t_corrections.")
+
+
 def test_every_post_route_is_fuzzed() -> None:
     with fresh_app() as app:
-        assert {r.endpoint for r in post_rules(app)} == set(FIELDS)
+        endpoints = {r.endpoint for r in post_rules(app)}
+        assert {e for e in endpoints if not e.startswith(ORGANISER_ROUTES)} == set(FIELDS)
 
 
 def _url(w: World, rule: Any, draw: Any) -> tuple[str, str | None]:
