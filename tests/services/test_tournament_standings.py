@@ -6,7 +6,7 @@ from flask import Flask
 
 from scorer import services
 from scorer.extensions import db
-from scorer.services.tournaments import rounds, setup, standings
+from scorer.services.tournaments import rounds, seating, setup, standings
 from scorer.services.tournaments.standings import Standings
 from scorer.services.tournaments.tables import results
 from scorer.tournament_models import Entrant, Tournament
@@ -50,7 +50,7 @@ def test_before_the_draw_the_registered_players_and_no_ranking(in_app: Flask) ->
     assert [p.name for p in current.players][:2] == ["Anna", "Bertl"]
     assert current.players[-1].name == "Zenzi" and current.players[-1].number is None
     # the name list to pick from holds only players with a start number
-    assert "Zenzi" not in [p.name for p in standings.listed(current)]
+    assert "Zenzi" not in [p.name for p in seating.listed(current)]
 
 
 def test_points_per_round_total_and_lost_games_from_the_matches(in_app: Flask) -> None:
@@ -169,7 +169,7 @@ def test_withdrawn_and_late_players(in_app: Flask) -> None:
     # both are ranked: their points so far stay in the ranking
     assert len(current.lines) == 7
     assert "Anna" not in [s.player.name for s in current.seats]
-    page = standings.player_page(current, 1)
+    page = seating.player_page(current, 1)
     assert page is not None and page.seat is None and page.line is gone
 
 
@@ -197,9 +197,9 @@ def test_seating_by_name_and_by_table(in_app: Flask) -> None:
     tournament = tournament_with(["Zenzi", "ärnst", "Anna", "Otto", "Bertl", "Mane", "Resi"])
     row = drawn(tournament)
     current = _view(tournament)
-    names = [s.player.name for s in standings.by_name(current)]
+    names = [s.player.name for s in seating.by_name(current)]
     assert names == ["Anna", "ärnst", "Bertl", "Mane", "Otto", "Resi", "Zenzi"]
-    tables = standings.by_table(current)
+    tables = seating.by_table(current)
     assert [n for n, _ in tables] == [1, 2]
     for (number, seats), table in zip(tables, row.tables, strict=True):
         assert number == table.number
@@ -213,7 +213,7 @@ def test_a_players_page(in_app: Flask) -> None:
     row = drawn(tournament)
     play_round(row, hands=2)
     current = _view(tournament)
-    page = standings.player_page(current, 4)
+    page = seating.player_page(current, 4)
     assert page is not None and page.player.name == "Done"
     assert page.seat is not None and page.line is not None and page.table is not None
     table = next(t for t in row.tables if page.player.entrant_id in t.players)
@@ -221,13 +221,13 @@ def test_a_players_page(in_app: Flask) -> None:
     assert page.seat.seat == table.players.index(page.player.entrant_id) + 1
     assert [s.player.entrant_id for s in page.mates] == table.players
     assert page.table.played == 2 and page.round == 1
-    assert standings.player_page(current, 99) is None
+    assert seating.player_page(current, 99) is None
 
 
 def test_start_numbers_typed() -> None:
-    assert standings.start_number("7") == 7
+    assert seating.start_number("7") == 7
     for junk in ("", "0", "-1", "abc", "1e3", "99999999999999999999", "７", "1\x00", None):
-        assert standings.start_number(junk) is None
+        assert seating.start_number(junk) is None
 
 
 def test_the_poll_state_changes_with_any_saved_hand_and_not_otherwise(in_app: Flask) -> None:

@@ -462,9 +462,6 @@ def standings(tournament: Tournament, tag: str | None = None) -> Standings:
     return found
 
 
-# -- the seating and a player's page --------------------------------------------
-
-
 def alphabetical(name: str) -> str:
     """A name's key in an alphabetical list: case and accents aside (Ä with A, as in a phone book).
 
@@ -473,53 +470,3 @@ def alphabetical(name: str) -> str:
     """
     decomposed = unicodedata.normalize("NFKD", name.casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-def by_name(current: Standings) -> list[Seat]:
-    """The current round's seating, alphabetical by name (then start number)."""
-    return sorted(current.seats, key=lambda s: (alphabetical(s.player.name), s.player.number or 0))
-
-
-def by_table(current: Standings) -> list[tuple[int, list[Seat]]]:
-    """The current round's seating by table, each table in seat order (seat 1: Schreiber)."""
-    tables: dict[int, list[Seat]] = {}
-    for seat in current.seats:
-        tables.setdefault(seat.table, []).append(seat)
-    return [(number, sorted(tables[number], key=lambda s: s.seat)) for number in sorted(tables)]
-
-
-def listed(current: Standings) -> list[Player]:
-    """The players with a start number, alphabetical: the list to pick one's name from."""
-    found = [p for p in current.players if p.number is not None]
-    return sorted(found, key=lambda p: (alphabetical(p.name), p.number or 0))
-
-
-def start_number(text: str | None) -> int | None:
-    """A typed start number, or None for anything that is not one (junk, 0, -1, 10**20).
-
-    >>> [start_number(t) for t in ("7", " 12 ", "-1", "abc", "99999999999999999999", None)]
-    [7, 12, None, None, None, None]
-    """
-    value = (text or "").strip()
-    if not value.isascii() or not value.isdigit() or len(value) > len(str(MAX_NUMBER)):
-        return None
-    number = int(value)
-    return number if 0 < number <= MAX_NUMBER else None
-
-
-def player_page(current: Standings, number: int) -> PlayerPage | None:
-    """The page of the player with start number ``number``, or None when nobody has it."""
-    player = next((p for p in current.players if p.number == number), None)
-    if player is None:
-        return None
-    seat = next((s for s in current.seats if s.player.entrant_id == player.entrant_id), None)
-    at = seat.table if seat is not None else None
-    progress = current.progress
-    return PlayerPage(
-        player=player,
-        line=next((x for x in current.lines if x.player.entrant_id == player.entrant_id), None),
-        seat=seat,
-        mates=tuple(sorted((s for s in current.seats if s.table == at), key=lambda s: s.seat)),
-        table=next((t for t in progress.tables if t.number == at), None) if progress else None,
-        round=progress.round if progress is not None else None,
-    )

@@ -18,6 +18,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, request, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
+from ...services.tournaments import seating as seats
 from ...services.tournaments import setup, standings
 from ...services.tournaments.standings import PollState, Standings
 from ...web import go_to, render
@@ -118,7 +119,7 @@ SEATING = "tournaments/public/seating"
 
 
 def _seating_extra(current: Standings) -> dict[str, Any]:
-    return {"by_name": standings.by_name(current), "by_table": standings.by_table(current)}
+    return {"by_name": seats.by_name(current), "by_table": seats.by_table(current)}
 
 
 @bp.get("/p/<token:view_token>/seats")
@@ -140,7 +141,7 @@ FIND = "tournaments/public/find.html"
 
 
 def _player_extra(number: int) -> Extra:
-    return lambda current: {"me": standings.player_page(current, number), "number": number}
+    return lambda current: {"me": seats.player_page(current, number), "number": number}
 
 
 def _printable(typed: str) -> str:
@@ -151,7 +152,7 @@ def _printable(typed: str) -> str:
 def _find_page(view_token: str, typed: str, status: int) -> WerkzeugResponse:
     """The name list with the start-number form; ``typed`` and status 4xx: nobody has it."""
     context = _context(view_token, _state(view_token), "find", PHONE_POLL)
-    context["players"] = standings.listed(context["standings"])
+    context["players"] = seats.listed(context["standings"])
     context["typed"] = typed
     context["unknown"] = status != 200
     return read_only(render(FIND, status=status, **context))
@@ -185,10 +186,10 @@ def find(view_token: str) -> WerkzeugResponse:
     typed = request.args.get("number")
     if typed is None:
         return _find_page(view_token, "", 200)
-    number = standings.start_number(typed)
+    number = seats.start_number(typed)
     if number is not None:
         context = _context(view_token, _state(view_token), "find", PHONE_POLL)
-        if standings.player_page(context["standings"], number) is not None:
+        if seats.player_page(context["standings"], number) is not None:
             return go_to(url_for("t_public.player", view_token=view_token, number=number))
     return _find_page(view_token, _printable(typed), 422)
 

@@ -1,0 +1,59 @@
+"""The public pages' lists: where everybody sits, and a player's own page.
+
+Read from the :class:`~.standings.Standings` the ranking builds, so the seating,
+the name list and a player's page show the same state as the ranking beside them.
+"""
+
+from __future__ import annotations
+
+from .standings import MAX_NUMBER, Player, PlayerPage, Seat, Standings, alphabetical
+
+
+def by_name(current: Standings) -> list[Seat]:
+    """The current round's seating, alphabetical by name (then start number)."""
+    return sorted(current.seats, key=lambda s: (alphabetical(s.player.name), s.player.number or 0))
+
+
+def by_table(current: Standings) -> list[tuple[int, list[Seat]]]:
+    """The current round's seating by table, each table in seat order (seat 1: Schreiber)."""
+    tables: dict[int, list[Seat]] = {}
+    for seat in current.seats:
+        tables.setdefault(seat.table, []).append(seat)
+    return [(number, sorted(tables[number], key=lambda s: s.seat)) for number in sorted(tables)]
+
+
+def listed(current: Standings) -> list[Player]:
+    """The players with a start number, alphabetical: the list to pick one's name from."""
+    found = [p for p in current.players if p.number is not None]
+    return sorted(found, key=lambda p: (alphabetical(p.name), p.number or 0))
+
+
+def start_number(text: str | None) -> int | None:
+    """A typed start number, or None for anything that is not one (junk, 0, -1, 10**20).
+
+    >>> [start_number(t) for t in ("7", " 12 ", "-1", "abc", "99999999999999999999", None)]
+    [7, 12, None, None, None, None]
+    """
+    value = (text or "").strip()
+    if not value.isascii() or not value.isdigit() or len(value) > len(str(MAX_NUMBER)):
+        return None
+    number = int(value)
+    return number if 0 < number <= MAX_NUMBER else None
+
+
+def player_page(current: Standings, number: int) -> PlayerPage | None:
+    """The page of the player with start number ``number``, or None when nobody has it."""
+    player = next((p for p in current.players if p.number == number), None)
+    if player is None:
+        return None
+    seat = next((s for s in current.seats if s.player.entrant_id == player.entrant_id), None)
+    at = seat.table if seat is not None else None
+    progress = current.progress
+    return PlayerPage(
+        player=player,
+        line=next((x for x in current.lines if x.player.entrant_id == player.entrant_id), None),
+        seat=seat,
+        mates=tuple(sorted((s for s in current.seats if s.table == at), key=lambda s: s.seat)),
+        table=next((t for t in progress.tables if t.number == at), None) if progress else None,
+        round=progress.round if progress is not None else None,
+    )
