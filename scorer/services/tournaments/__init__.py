@@ -19,8 +19,10 @@
 ``changes``
     The list of every change made to a table after it was done.
 ``standings``
-    The ranking, the round's progress, the seating and a player's page, and
-    the public pages' poll state.
+    The ranking, the round's progress and seating, the public pages' poll
+    state (a state built at most every ``TOURNAMENT_FRESH`` seconds).
+``seating``
+    Where everybody sits (by name, by table), the name list, a player's page.
 
 The views import the module they need (``from ..services.tournaments import rounds``).
 """
