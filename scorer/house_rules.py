@@ -18,7 +18,7 @@ from typing import Any
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
-from .rules import SPECIAL_GAMES, Ruleset, deck_size
+from .rules import PRESETS, SPECIAL_GAMES, Ruleset, deck_size, rundgang_totals
 from .rules.ruleset import MAX_DABB, MAX_GAMES, MAX_POINTS
 from .words import bonus_label
 
@@ -444,3 +444,23 @@ def house_rules(ruleset: Ruleset) -> list[str]:
         else:
             out.append(f"{labels.get(key, key)}: {_value(value)}")
     return out
+
+
+def rules_page(ruleset: Ruleset) -> dict[str, Any]:
+    """What ``templates/matches/_rules_body.html`` shows of ``ruleset``: its preset, the
+    options that differ from it, every option's value, the Rundgang's totals."""
+    preset = PRESETS.get(ruleset.preset, PRESETS["standard"])
+    return {
+        "ruleset": ruleset,
+        "groups": RULE_GROUPS,
+        "options": RULE_OPTIONS,
+        "value_of": lambda name: rule_value(ruleset, name),
+        "preset_label": PRESET_LABELS.get(ruleset.preset, ruleset.preset),
+        "overrides": ruleset.overrides(),
+        "changed": [
+            option.name
+            for option in RULE_OPTIONS
+            if rule_value(ruleset, option.name) != rule_value(preset, option.name)
+        ],
+        "rundgang": rundgang_totals(ruleset),
+    }

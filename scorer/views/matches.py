@@ -13,18 +13,17 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import cache, services
 from ..forms import (
-    PRESET_LABELS,
     RULE_GROUPS,
     RULE_OPTIONS,
     ConfirmForm,
     NewMatchForm,
     build_rule_fields,
-    rule_value,
     rules_field_errors,
     ruleset_from_form,
 )
 from ..forms.setup_hints import bonus_hints
-from ..rules import PRESETS, RulesError, Ruleset, check_teams, rundgang_totals
+from ..house_rules import rules_page
+from ..rules import PRESETS, RulesError, Ruleset, check_teams
 from ..web import go_to, render
 from ..words import rules_message
 from .entry import entry_context
@@ -219,25 +218,7 @@ def next_match(token: str) -> WerkzeugResponse:
 def rules(token: str) -> WerkzeugResponse:
     """The rules of this match in words, with the meld table."""
     match = services.get_match(token)
-    ruleset = services.ruleset_of(match)
-    preset = PRESETS.get(ruleset.preset, PRESETS["standard"])
-    changed = [
-        option.name
-        for option in RULE_OPTIONS
-        if rule_value(ruleset, option.name) != rule_value(preset, option.name)
-    ]
-    return render(
-        "matches/rules.html",
-        match=match,
-        ruleset=ruleset,
-        groups=RULE_GROUPS,
-        options=RULE_OPTIONS,
-        value_of=lambda name: rule_value(ruleset, name),
-        preset_label=PRESET_LABELS.get(ruleset.preset, ruleset.preset),
-        overrides=ruleset.overrides(),
-        changed=changed,
-        rundgang=rundgang_totals(ruleset),
-    )
+    return render("matches/rules.html", match=match, **rules_page(services.ruleset_of(match)))
 
 
 @bp.get("/players")

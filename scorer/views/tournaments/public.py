@@ -18,6 +18,9 @@ from typing import Any
 from flask import Blueprint, Response, abort, request, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
+from ...house_rules import rules_page
+from ...rules import RulesError
+from ...rules.tournament import lost_game_fee
 from ...services.tournaments import seating as seats
 from ...services.tournaments import setup, standings
 from ...services.tournaments.standings import PollState, Standings
@@ -199,3 +202,33 @@ def qr(view_token: str) -> Response:
     """The QR code the beamer shows: the public link's "find me" page, as phones reach it."""
     tournament = setup.get_tournament_for_view(view_token)
     return qr_svg(external_url(tournament, "t_public.find", view_token=tournament.view_token))
+
+
+@bp.get("/p/<token:view_token>/rules")
+def rules(view_token: str) -> WerkzeugResponse:
+    """The tournament's rules page: how the evening runs and is ranked, then the game's rules.
+
+    Where TOURNAMENT.md is silent the app decided; the page says what (rounds,
+    tables of four, the draw, ranking and tie-break, lost games, confirmations,
+    late arrivals and withdrawals, paper slips).
+    """
+    tournament = setup.get_tournament_for_view(view_token)
+    three = setup.ruleset_of(tournament)
+    return read_only(
+        render(
+            "tournaments/public/rules.html",
+            tournament=tournament,
+            view_token=view_token,
+            four=setup.table_ruleset_of(tournament, 4),
+            fees=_fee_examples(tournament.fee_schedule),
+            **rules_page(three),
+        )
+    )
+
+
+def _fee_examples(schedule: str) -> list[tuple[int, int]]:
+    """What 1, 4 and 6 lost games cost on ``schedule``, in cents (the rules price them)."""
+    try:
+        return [(lost, int(lost_game_fee(lost, schedule) * 100)) for lost in (1, 4, 6)]
+    except RulesError:
+        return []
