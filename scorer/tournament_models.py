@@ -48,6 +48,20 @@ class Tournament(db.Model):  # type: ignore[name-defined]
     # bumped on every change of the tournament's own rows (players, rounds, tables)
     version: Mapped[int] = mapped_column(default=1)
     idempotency_key: Mapped[str | None] = mapped_column(String(64), unique=True, default=None)
+    # the money (services.tournaments.money): what the organiser keeps of the takings,
+    # an amount in cents ("amount") or hundredths of a per cent ("percent": 1000 = 10 %)
+    keep_kind: Mapped[str] = mapped_column(String(8), default="amount")
+    keep_value: Mapped[int] = mapped_column(default=0)
+    # the lost-game money goes to the prize fund (else the organiser keeps it)
+    lost_money_to_fund: Mapped[bool] = mapped_column(default=True)
+    # prizes as "money" (shares of the fund) or "items" (picked in ranking order)
+    prize_mode: Mapped[str] = mapped_column(String(8), default="money")
+    # the shares of places 1, 2, 3 … in hundredths of a per cent (3000 = 30 %)
+    prize_shares: Mapped[list[int]] = mapped_column(JSON, default=list)
+    # the prize table, best first, one item per place
+    prize_items: Mapped[list[str]] = mapped_column(JSON, default=list)
+    # the joke prize of the last place (Trostpreis); "" = none
+    joke_prize: Mapped[str] = mapped_column(String(100), default="")
 
     entrants: Mapped[list[Entrant]] = relationship(
         back_populates="tournament", order_by="Entrant.id", cascade="all, delete-orphan"
@@ -76,6 +90,9 @@ class Entrant(db.Model):  # type: ignore[name-defined]
     from_round: Mapped[int | None] = mapped_column(default=None)
     # withdrawn before this round (None: still playing)
     withdrawn_before: Mapped[int | None] = mapped_column(default=None)
+    # what the player paid at the cash desk (entry fee and lost-game money), and when
+    paid_cents: Mapped[int | None] = mapped_column(default=None)
+    paid_at: Mapped[datetime | None] = mapped_column(default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     tournament: Mapped[Tournament] = relationship(back_populates="entrants")
