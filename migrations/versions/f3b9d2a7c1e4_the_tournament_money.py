@@ -24,7 +24,8 @@ depends_on = None
 
 
 def upgrade():
-    with op.batch_alter_table('tournament', schema=None) as batch_op:
+    # ALTER TABLE … ADD COLUMN, with defaults for the rows there (no copy of the table)
+    with op.batch_alter_table('tournament', schema=None, recreate='never') as batch_op:
         batch_op.add_column(sa.Column('keep_kind', sa.String(length=8), nullable=False, server_default='amount'))
         batch_op.add_column(sa.Column('keep_value', sa.Integer(), nullable=False, server_default='0'))
         batch_op.add_column(sa.Column('lost_money_to_fund', sa.Boolean(), nullable=False, server_default=sa.true()))
@@ -33,17 +34,19 @@ def upgrade():
         batch_op.add_column(sa.Column('prize_items', sa.JSON(), nullable=False, server_default='[]'))
         batch_op.add_column(sa.Column('joke_prize', sa.String(length=100), nullable=False, server_default=''))
 
-    with op.batch_alter_table('tournament_entrant', schema=None) as batch_op:
+    with op.batch_alter_table('tournament_entrant', schema=None, recreate='never') as batch_op:
         batch_op.add_column(sa.Column('paid_cents', sa.Integer(), nullable=True))
         batch_op.add_column(sa.Column('paid_at', sa.DateTime(), nullable=True))
 
 
 def downgrade():
-    with op.batch_alter_table('tournament_entrant', schema=None) as batch_op:
+    # ALTER TABLE … DROP COLUMN (SQLite 3.35+): a batch copy of the table would drop and
+    # make it anew, which the players, rounds and tables referring to it forbid
+    with op.batch_alter_table('tournament_entrant', schema=None, recreate='never') as batch_op:
         batch_op.drop_column('paid_at')
         batch_op.drop_column('paid_cents')
 
-    with op.batch_alter_table('tournament', schema=None) as batch_op:
+    with op.batch_alter_table('tournament', schema=None, recreate='never') as batch_op:
         batch_op.drop_column('joke_prize')
         batch_op.drop_column('prize_items')
         batch_op.drop_column('prize_shares')

@@ -17,11 +17,14 @@
     each player's own page; their polls answer 204/304 when nothing changed.
 ``table``
     What the table phone adds to the match page: the players' confirmations.
+``money``
+    Who owes what (entry fee, lost-game money) and the cash desk's "paid";
+    the prize fund, the prizes and the prize list (also public).
 """
 
 from flask import Blueprint
 
-from . import corrections, organiser, players, public, rounds, table
+from . import corrections, money, organiser, players, public, rounds, table
 
 BLUEPRINTS: tuple[Blueprint, ...] = (
     organiser.bp,
@@ -30,4 +33,5 @@ BLUEPRINTS: tuple[Blueprint, ...] = (
     corrections.bp,
     public.bp,
     table.bp,
+    money.bp,
 )

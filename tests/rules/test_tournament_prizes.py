@@ -1,0 +1,235 @@
+"""The prize fund and the prizes (TOURNAMENT.md sections 1.7-1.8 and 5): shares as typed,
+the fund, who picks an item when, the joke prize, and :func:`prizes` checked by hand and by
+hypothesis (nothing lost or created; tied players differ by a cent at most)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scorer.rules import RulesError
+from scorer.rules.tournament import (
+    MAX_SHARES,
+    item_prizes,
+    last_place,
+    lost_game_fee,
+    pick_order,
+    place_prizes,
+    prize_fund,
+    prize_shares,
+    prizes,
+    rank,
+)
+
+D = Decimal
+
+# -- the schedule, by hand (the brief's example) ---------------------------------------------
+
+
+@pytest.mark.parametrize(("lost", "fee"), [(0, "0.00"), (4, "2.00"), (5, "3.00"), (6, "4.00")])
+def test_the_lost_game_schedule_by_hand(lost: int, fee: str) -> None:
+    assert lost_game_fee(lost, "0.50; 1.00 from 5") == D(fee)
+
+
+# -- shares as the organiser types them ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "shares"),
+    [
+        ("30, 20, 15, 10", ("0.3", "0.2", "0.15", "0.1")),
+        ("30; 20; 15; 10", ("0.3", "0.2", "0.15", "0.1")),
+        ("30 20 15 10", ("0.3", "0.2", "0.15", "0.1")),
+        ("30,20,15,10", ("0.3", "0.2", "0.15", "0.1")),
+        ("30 %, 20 %, 12,5 %", ("0.3", "0.2", "0.125")),
+        ("33.34; 33,33; 33.33", ("0.3334", "0.3333", "0.3333")),
+        ("100", ("1",)),
+        ("12,5", ("0.125",)),
+        ("  ", ()),
+        ("", ()),
+        ("0, 0", ("0", "0")),
+    ],
+)
+def test_shares_are_read_as_typed(typed: str, shares: tuple[str, ...]) -> None:
+    assert prize_shares(typed) == tuple(D(s) for s in shares)
+
+
+@pytest.mark.parametrize(
+    ("typed", "says"),
+    [
+        ("60, 50", "add up to 110 %"),
+        ("50, 30, 20.01", "add up to 100.01 %"),
+        ("-10, 20", "cannot be negative"),
+        ("30, −5", "cannot be negative"),
+        ("abc", "'abc' is not a share"),
+        ("30, 20x", "'20x' is not a share"),
+        ("12.345", "is not a share"),
+        ("1e3", "is not a share"),
+        ("nan", "is not a share"),
+        ("10" + "0" * 309, "at most 100 %, not 100000000000… %"),
+        ("150", "at most 100 %, not 150 %"),
+        (", ".join(["1"] * (MAX_SHARES + 1)), f"at most {MAX_SHARES} places"),
+        ("٣٠", "is not a share"),
+    ],
+)
+def test_bad_shares_are_refused_saying_why(typed: str, says: str) -> None:
+    with pytest.raises(RulesError) as refused:
+        prize_shares(typed)
+    assert says in str(refused.value)
+
+
+def test_shares_that_are_not_text_are_refused() -> None:
+    with pytest.raises(RulesError):
+        prize_shares(30)  # type: ignore[arg-type]
+
+
+# -- the fund -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("takings", "keep", "share", "fund"),
+    [
+        ("423.50", "0.10", True, "381.15"),
+        ("423.50", "0", True, "423.50"),
+        ("423.50", "1", True, "0.00"),
+        ("9.99", "0.10", True, "8.99"),  # 8.991 down to the cent
+        ("300", "50", False, "250.00"),
+        ("30", "50", False, "0.00"),
+        ("0", "0", False, "0.00"),
+    ],
+)
+def test_the_fund_is_the_takings_less_what_is_kept(
+    takings: str, keep: str, share: bool, fund: str
+) -> None:
+    assert prize_fund(D(takings), D(keep), share=share) == D(fund)
+
+
+@pytest.mark.parametrize(
+    ("takings", "keep", "share"),
+    [("-1", "0", False), ("10", "-1", False), ("10", "1.5", True), ("NaN", "0", False)],
+)
+def test_an_impossible_fund_is_refused(takings: str, keep: str, share: bool) -> None:
+    with pytest.raises(RulesError):
+        prize_fund(D(takings), D(keep), share=share)
+
+
+# -- the prizes, by hand --------------------------------------------------------------------------
+
+
+def test_a_three_way_tie_for_second_shares_places_2_to_4() -> None:
+    shares = prize_shares("30, 20, 15, 10")
+    places = rank({"a": 500, "b": 300, "c": 300, "d": 300, "e": 100})
+    assert places == {"a": 1, "b": 2, "c": 2, "d": 2, "e": 5}
+    # 100 €: place 1 30.00; places 2-4: 20.00 + 15.00 + 10.00 = 45.00 → 15.00 each
+    assert prizes(D("100"), shares, places) == {
+        "a": D("30.00"),
+        "b": D("15.00"),
+        "c": D("15.00"),
+        "d": D("15.00"),
+    }
+    # 233.33 €: 69.99 (69.999 down), 46.66, 34.99, 23.33; places 2-4: 104.98 / 3 = 34.99
+    # and one cent over, which goes to the first of them (b)
+    got = prizes(D("233.33"), shares, places)
+    assert got == {"a": D("69.99"), "b": D("35.00"), "c": D("34.99"), "d": D("34.99")}
+    assert sum(got.values()) == sum(place_prizes(D("233.33"), shares))
+
+
+def test_a_fund_splits_into_cents_without_losing_one() -> None:
+    # 100.03 €, 50/30/20: 50.01, 30.00, 20.00 = 100.01; two cents stay in the till;
+    # three tied first: 100.01 → 33.34, 33.34, 33.33
+    shares = prize_shares("50, 30, 20")
+    assert place_prizes(D("100.03"), shares) == [D("50.01"), D("30.00"), D("20.00")]
+    got = prizes(D("100.03"), shares, {"a": 1, "b": 1, "c": 1})
+    assert list(got.values()) == [D("33.34"), D("33.34"), D("33.33")]
+    assert sum(got.values()) == D("100.01")
+
+
+# -- the items and the joke prize ------------------------------------------------------------------
+
+
+def test_items_are_picked_in_ranking_order_ties_in_the_given_order() -> None:
+    places = {"Bertl": 2, "Anna": 1, "Christa": 2, "Done": 4, "Egon": 5}
+    assert pick_order(places) == ["Anna", "Bertl", "Christa", "Done", "Egon"]
+    assert item_prizes(["Schinken", "Wein"], places) == {"Anna": "Schinken", "Bertl": "Wein"}
+    assert item_prizes([], places) == {}
+    many = item_prizes([f"Preis {n}" for n in range(1, 9)], places)
+    assert list(many.values()) == ["Preis 1", "Preis 2", "Preis 3", "Preis 4", "Preis 5"]
+
+
+@pytest.mark.parametrize("places", [{"a": 0}, {"a": True}, {"a": "1"}])
+def test_a_bad_place_is_refused(places: dict[str, object]) -> None:
+    with pytest.raises(RulesError):
+        pick_order(places)  # type: ignore[arg-type]
+
+
+def test_item_prizes_want_a_list() -> None:
+    with pytest.raises(RulesError):
+        item_prizes("Schinken", {"a": 1})
+
+
+def test_the_last_place_may_be_shared() -> None:
+    assert last_place({"a": 1, "b": 2, "c": 2}) == ["b", "c"]
+    assert last_place({"a": 1}) == ["a"]
+    assert last_place({}) == []
+
+
+# -- hypothesis: nothing lost or created, tied players a cent apart at most ------------------------
+
+cents = st.integers(min_value=0, max_value=10**9).map(lambda c: D(c) / 100)
+percents = st.lists(st.integers(min_value=0, max_value=10_000), max_size=12).filter(
+    lambda bps: sum(bps) <= 10_000
+)
+points = st.lists(st.integers(min_value=-500, max_value=2000), min_size=1, max_size=40)
+
+
+@given(fund=cents, bps=percents, scores=points)
+def test_the_prizes_add_up_to_the_prizes_of_the_places_reached(
+    fund: Decimal, bps: list[int], scores: list[int]
+) -> None:
+    shares = [D(bp) / 10_000 for bp in bps]
+    places = rank(dict(enumerate(scores)))
+    got = prizes(fund, shares, places)
+    each = place_prizes(fund, shares)
+    occupied = Counter(places.values())
+    reached = [
+        each[p - 1]
+        for place, count in occupied.items()
+        for p in range(place, place + count)
+        if p <= len(each)
+    ]
+    assert sum(got.values(), D(0)) == sum(reached, D(0))
+    assert all(v == v.quantize(D("0.01")) and v >= 0 for v in got.values())
+    assert sum(got.values(), D(0)) <= fund
+
+
+@given(fund=cents, bps=percents, scores=points)
+def test_tied_players_differ_by_a_cent_at_most(
+    fund: Decimal, bps: list[int], scores: list[int]
+) -> None:
+    shares = [D(bp) / 10_000 for bp in bps]
+    places = rank(dict(enumerate(scores)))
+    got = prizes(fund, shares, places)
+    by_place: dict[int, list[Decimal]] = {}
+    for player, prize in got.items():
+        by_place.setdefault(places[player], []).append(prize)
+    for prizes_of_place in by_place.values():
+        assert max(prizes_of_place) - min(prizes_of_place) <= D("0.01")
+    # a place within the shares: every player of it has a prize (maybe 0.00)
+    for player, place in places.items():
+        assert (player in got) == (place <= len(shares))
+
+
+@given(text=st.text(max_size=60))
+def test_any_typed_shares_are_read_or_refused(text: str) -> None:
+    try:
+        shares = prize_shares(text)
+    except RulesError:
+        return
+    assert sum(shares, D(0)) <= 1
+    assert all(0 <= s <= 1 for s in shares)
+    # what was read prizes a fund without complaint
+    prizes(D("100"), shares, {"a": 1})
