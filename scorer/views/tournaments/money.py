@@ -65,7 +65,7 @@ def fund_note(fund: Fund) -> str:
 
 def percent(hundredths: int) -> str:
     """Hundredths of a per cent as the page writes them: ``12,5 %``."""
-    return f"{format_decimal(Decimal(hundredths) / 100, format='0.##')} %"
+    return f"{format_decimal(Decimal(hundredths) / 100, format='0.##')}\u00a0%"
 
 
 # -- who owes what ---------------------------------------------------------------------------
