@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+from typing import Any
 
 from flask_babel import format_decimal
 from flask_babel import lazy_gettext as _l
@@ -47,9 +48,13 @@ class PaidForm(AppForm):
     action = SelectField(choices=choice_list(PAID_ACTIONS))
     cents = WholeNumberField(low=0, high=MAX_OWED_CENTS)
 
-    def validate_cents(self, field: Field) -> None:
-        if self.action.data == "paid" and field.data is None:
-            raise ValidationError(_l("This tap could not be read. Reload the page and try again."))
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Valid when the action is known and a "paid" carries the amount it was for."""
+        valid = bool(super().validate(extra_validators))
+        if valid and self.action.data == "paid" and self.cents.data is None:
+            self.cents.errors = [*self.cents.errors, str(_l("Enter the amount paid."))]
+            return False
+        return valid
 
 
 def keep_of(text: str | None) -> tuple[str, int]:
