@@ -15,15 +15,18 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from flask import Flask
+from flask import Flask, url_for
 from flask.testing import FlaskClient
 from flask_babel import gettext
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scorer.extensions import db
 from scorer.services.tournaments import board, entrants, money, rounds, setup
 from scorer.tournament_models import Tournament
-from tests.builders import HX, form_data, page_text
+from tests.builders import HX, form_data, fresh_app, page_text
 from tests.tournament_builders import drawn, tournament_with
+from tests.web.test_fuzz import SETTINGS, nasty
 
 POST_FORM_RE = re.compile(r"<form\b[^>]*method=\"post\"[^>]*>.*?</form>", re.S | re.I)
 
@@ -424,3 +427,47 @@ def test_every_form_carries_its_csrf_token_and_a_post_without_is_refused(
     ok = tap(client, token, anna, cents=1000, csrf_token=csrf.group(1))
     assert ok.status_code == 303 and paid(csrf_app, token, 1)[0] == 1000
     assert client.get(f"/p/{view}/prizes").status_code == 200
+
+
+# -- random posts to every money route ----------------------------------------------------------
+
+# the money's POST routes and their fields (tests/web/test_fuzz.py fuzzes the match's)
+MONEY_FIELDS = {
+    "t_money.pay": ["action", "cents"],
+    "t_money.prizes": ["keep", "lost_to_fund", "mode", "shares", "items", "joke"],
+}
+
+
+def test_every_money_post_route_is_fuzzed(app: Flask) -> None:
+    posts = {r.endpoint for r in app.url_map.iter_rules() if "POST" in (r.methods or ())}
+    assert {e for e in posts if e.startswith("t_money.")} == set(MONEY_FIELDS)
+
+
+@pytest.mark.parametrize("endpoint", sorted(MONEY_FIELDS))
+def test_random_posts_to_the_money_routes_never_fail(endpoint: str) -> None:
+    with fresh_app() as app:
+        client = app.test_client()
+        token, _ = evening(app, [{1: (300, 2)}])
+        ids = [entrant_id(app, token, n) for n in (1, 2, 3)]
+        rule = next(r for r in app.url_map.iter_rules() if r.endpoint == endpoint)
+        keys = MONEY_FIELDS[endpoint]
+        values = st.one_of(
+            nasty, st.sampled_from(["paid", "unpaid", "money", "items", "1200", "1000", "y"])
+        )
+
+        @SETTINGS
+        @given(
+            st.dictionaries(st.sampled_from(keys), values, max_size=len(keys)),
+            st.sampled_from([*ids, 0, 2**31, 2**63, 10**30]),
+            st.booleans(),
+        )
+        def check(fields: dict[str, str], who: int, htmx: bool) -> None:
+            given_values = {"token": token, "entrant_id": who}
+            with app.test_request_context():
+                path = url_for(endpoint, **{k: given_values[k] for k in rule.arguments})
+            response = client.post(path, data=fields, headers=HX if htmx else {})
+            assert response.status_code < 500, (path, fields)
+            assert client.get(f"/t/{token}/money").status_code == 200
+            assert client.get(f"/t/{token}/prizes").status_code == 200
+
+        check()

@@ -23,6 +23,9 @@
     state (a state built at most every ``TOURNAMENT_FRESH`` seconds).
 ``seating``
     Where everybody sits (by name, by table), the name list, a player's page.
+``money``
+    What each player owes (entry fee, lost-game money per round and in total),
+    the cash desk's "paid", the prize fund, the prize settings and the prize list.
 
 The views import the module they need (``from ..services.tournaments import rounds``).
 """
