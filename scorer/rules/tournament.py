@@ -796,3 +796,30 @@ def place_prizes(fund: Decimal, shares: Sequence[Decimal]) -> list[Decimal]:
         raise RulesError("the shares must be a list of fractions of the fund")
     fractions = [_money(share, f"the share of place {i}") for i, share in enumerate(shares, 1)]
     return [(amount * share).quantize(CENT, rounding=ROUND_DOWN) for share in fractions]
+
+
+def round_fees(lost: Sequence[int | None], schedule: str) -> tuple[Decimal | None, ...]:
+    """What each round's lost games add to a player's lost-game money of the evening.
+
+    The schedule prices the lost games of the whole evening (its step "from
+    the fifth" counts the fifth lost game of the evening, whatever the round);
+    a round's fee is what its lost games add to those before.  The rounds add
+    up to :func:`lost_game_fee` of the evening's total.  ``None`` is a round
+    the player did not play (no fee either).
+
+    >>> round_fees([3, None, 3], "0.50; 1.00 from 5")
+    (Decimal('1.50'), None, Decimal('2.50'))
+    >>> sum(fee for fee in round_fees([3, None, 3], "0.50; 1.00 from 5") if fee)
+    Decimal('4.00')
+    """
+    if isinstance(lost, str | bytes) or not isinstance(lost, Sequence):
+        raise RulesError("the lost games must be a list of rounds")
+    fees: list[Decimal | None] = []
+    before = 0
+    for games in lost:
+        if games is None:
+            fees.append(None)
+            continue
+        fees.append(lost_game_fee(before + games, schedule) - lost_game_fee(before, schedule))
+        before += games
+    return tuple(fees)

@@ -23,6 +23,7 @@ from scorer.rules.tournament import (
     prize_shares,
     prizes,
     rank,
+    round_fees,
 )
 
 D = Decimal
@@ -33,6 +34,28 @@ D = Decimal
 @pytest.mark.parametrize(("lost", "fee"), [(0, "0.00"), (4, "2.00"), (5, "3.00"), (6, "4.00")])
 def test_the_lost_game_schedule_by_hand(lost: int, fee: str) -> None:
     assert lost_game_fee(lost, "0.50; 1.00 from 5") == D(fee)
+
+
+def test_a_round_adds_what_its_lost_games_cost_on_top_of_the_rounds_before() -> None:
+    # 2 + 2 = 4 lost games: 1.00 + 1.00; 3 + 3 = 6: 1.50, then 0.50 + 1.00 + 1.00
+    assert round_fees([2, 2], "0.50; 1.00 from 5") == (D("1.00"), D("1.00"))
+    assert round_fees([3, 3], "0.50; 1.00 from 5") == (D("1.50"), D("2.50"))
+    assert round_fees([None, 5], "0.50; 1.00 from 5") == (None, D("3.00"))
+    assert round_fees([], "1.00") == ()
+    with pytest.raises(RulesError):
+        round_fees("3", "1.00")  # type: ignore[arg-type]
+
+
+@given(
+    lost=st.lists(st.one_of(st.none(), st.integers(0, 16)), max_size=6),
+    schedule=st.sampled_from(["0.50; 1.00 from 5", "1.00", "0; 0.20 from 3; 2,00 ab 10", "0"]),
+)
+def test_the_rounds_fees_add_up_to_the_evenings(lost: list[int | None], schedule: str) -> None:
+    fees = round_fees(lost, schedule)
+    assert [f is None for f in fees] == [n is None for n in lost]
+    total = sum(n for n in lost if n is not None)
+    assert sum((f for f in fees if f is not None), D(0)) == lost_game_fee(total, schedule)
+    assert all(f >= 0 for f in fees if f is not None)
 
 
 # -- shares as the organiser types them ------------------------------------------------------

@@ -24,7 +24,7 @@ and a second tap changes nothing (one conditional UPDATE).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -43,6 +43,7 @@ from ...rules.tournament import (
     place_prizes,
     prize_fund,
     prizes,
+    round_fees,
 )
 from ...tournament_models import Entrant, Round, Tournament, TournamentTable
 from ..errors import ConflictError
@@ -302,19 +303,6 @@ def _round_results(tournament: Tournament) -> list[tuple[int, dict[int, Result]]
     return [(row.number, results(row)) for row in rows]
 
 
-def _fees(lost: Sequence[int | None], schedule: str) -> tuple[int | None, ...]:
-    """What each round's lost games add to the evening's money (the rounds sum to the total)."""
-    fees: list[int | None] = []
-    before = 0
-    for games in lost:
-        if games is None:
-            fees.append(None)
-            continue
-        fees.append(fee_cents(before + games, schedule) - fee_cents(before, schedule))
-        before += games
-    return tuple(fees)
-
-
 def ledger(tournament: Tournament) -> Ledger:
     """What every player checked in owes, has paid, and the fund, as the database holds it now."""
     drawn = _round_results(tournament)
@@ -333,7 +321,10 @@ def ledger(tournament: Tournament) -> Ledger:
             club=entrant.club,
             withdrawn=entrant.withdrawn_before is not None,
             lost=lost,
-            fees=_fees(lost, tournament.fee_schedule),
+            fees=tuple(
+                None if fee is None else cents_of(fee)
+                for fee in round_fees(lost, tournament.fee_schedule)
+            ),
             paper=tuple(r is not None and r.paper for r in played),
             entry_cents=tournament.entry_fee_cents,
             paid_cents=entrant.paid_cents,
