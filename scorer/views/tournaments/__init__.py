@@ -17,11 +17,13 @@
     each player's own page; their polls answer 204/304 when nothing changed.
 ``table``
     What the table phone adds to the match page: the players' confirmations.
+``paper``
+    The printouts (PDF): table cards, paper slips, rankings, certificates.
 """
 
 from flask import Blueprint
 
-from . import corrections, organiser, players, public, rounds, table
+from . import corrections, organiser, paper, players, public, rounds, table
 
 BLUEPRINTS: tuple[Blueprint, ...] = (
     organiser.bp,
@@ -30,4 +32,5 @@ BLUEPRINTS: tuple[Blueprint, ...] = (
     corrections.bp,
     public.bp,
     table.bp,
+    paper.bp,
 )
