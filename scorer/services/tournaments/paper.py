@@ -125,7 +125,7 @@ class RankLine:
 
 @dataclass(frozen=True)
 class RankingSheet:
-    """The ranking after round ``after`` (the tournament's final one when it is the last, closed)."""
+    """The ranking after round ``after`` (the final one when that is the last round, closed)."""
 
     heading: Heading
     after: int

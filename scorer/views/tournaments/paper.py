@@ -1,4 +1,4 @@
-"""The tournament on paper (TOURNAMENT.md section 4): table cards, paper slips, rankings, certificates.
+"""The tournament on paper (TOURNAMENT.md section 4): table cards, slips, rankings, certificates.
 
 Every printout is a PDF behind the organiser's link, made as the match's
 score sheet is (:mod:`scorer.views.sheets`): from the PDF cache when nothing it

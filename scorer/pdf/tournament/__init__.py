@@ -38,17 +38,19 @@ from flask import current_app, render_template
 from flask_babel import format_date, format_number, get_locale, gettext
 from markupsafe import Markup
 
-from ..words import MINUS, local_time, signed
-from .layout import css_string, render_pdf
-from .resources import font_urls
+from ...words import MINUS, local_time, signed
+from ..layout import css_string, render_pdf
+from ..resources import font_urls
+from . import lines
 
 TEMPLATES = "pdf/tournament"
 QR_MM = 36
 """The QR code's side on a table card: far above the 3 cm a phone reads from 30 cm."""
 CARDS_PER_PAGE = 4
 """A6 cards on an A4 page (two across, two down)."""
-TITLE_CHARS = 60
-"""The page head's title is cut here: a longer one would push the app's name off the line."""
+NAME_IN_TITLE = 44
+"""The tournament's name in the page head is cut here: a longer one would push the app's
+name off the line."""
 SLIP_LINE_MM = 7.5
 """A deal's line on a paper slip: room to write a hand's figures by hand."""
 
@@ -60,11 +62,13 @@ def _fingerprint(template_folder: str) -> str:
     An upgrade that changes a printout's look or words serves no PDF of the old one.
     """
     templates = Path(template_folder)
-    here = Path(__file__)
+    package = Path(__file__).parent  # scorer/pdf/tournament
+    scorer = package.parents[1]
     sources = sorted((templates / TEMPLATES).glob("*.html"))
-    sources += [here, here.parent / "layout.py", here.parent / "resources.py"]
-    sources.append(here.parents[1] / "services" / "tournaments" / "paper.py")
-    sources += sorted((here.parents[1] / "translations").glob("*/LC_MESSAGES/*.mo"))
+    sources += sorted(package.glob("*.py"))
+    sources += [package.parent / "layout.py", package.parent / "resources.py"]
+    sources.append(scorer / "services" / "tournaments" / "paper.py")
+    sources += sorted((scorer / "translations").glob("*/LC_MESSAGES/*.mo"))
     digest = hashlib.sha256()
     for path in sources:
         digest.update(path.name.encode())
@@ -146,12 +150,18 @@ def render_document(template: str, *, title: str, **context: Any) -> bytes:
         fonts=font_urls(),
         page_numbers=page_numbers(),
         title=title,
-        css_title=css_string(shortened(title, TITLE_CHARS)),
+        css_title=css_string(title),
         signed=signed,
         points_text=points_text,
         **context,
     )
     return render_pdf(html)
+
+
+def page_title(heading: Any, kind: str = "") -> str:
+    """The page head's title: the tournament's name (cut when long) and what the page is."""
+    name = shortened(heading.name, NAME_IN_TITLE)
+    return f"{name} · {kind}" if kind else name
 
 
 def _head(heading: Any) -> dict[str, Any]:
@@ -164,7 +174,7 @@ def table_cards(heading: Any, cards: Sequence[Any], links: Mapping[int, str]) ->
     pages = [cards[i : i + CARDS_PER_PAGE] for i in range(0, len(cards), CARDS_PER_PAGE)]
     return render_document(
         "cards.html",
-        title=heading.name,
+        title=page_title(heading),
         pages=pages,
         links=links,
         qr=qr,
@@ -182,7 +192,11 @@ def paper_slips(heading: Any, slips: Sequence[Any]) -> bytes:
     most = max((len(slip.deals) for slip in slips), default=0)
     row_mm = SLIP_LINE_MM if most <= 16 else max(5.5, round(SLIP_LINE_MM * 16 / most, 2))
     return render_document(
-        "slips.html", title=heading.name, slips=slips, row_mm=row_mm, **_head(heading)
+        "slips.html",
+        title=page_title(heading, gettext("Paper slips")),
+        slips=slips,
+        row_mm=row_mm,
+        **_head(heading),
     )
 
 
@@ -191,10 +205,22 @@ Column = tuple[str, Mapping[int, str]]
 
 
 def ranking_title(sheet: Any) -> str:
-    """"Final ranking" once the last round is closed, else "Ranking after round n"."""
+    """ "Final ranking" once the last round is closed, else "Ranking after round n"."""
     if sheet.final:
         return str(gettext("Final ranking"))
     return str(gettext("Ranking after round %(round)s", round=sheet.after))
+
+
+def ranking_heads() -> dict[str, str]:
+    """The heads of a printed ranking's columns in the page's language."""
+    return {
+        "place": gettext("Place"),
+        "no": gettext("No."),
+        "round": gettext("Round %(number)s", number="{round}"),
+        "total": gettext("Total"),
+        "lost": gettext("Lost games"),
+        "withdrawn": gettext("withdrawn"),
+    }
 
 
 def ranking_document(
@@ -205,21 +231,30 @@ def ranking_document(
     extra: Sequence[Column] = (),
     **context: Any,
 ) -> bytes:
-    """A ranking (paper.RankingSheet) on A4 portrait: a line per player, head on every page.
+    """A ranking (paper.RankingSheet) on A4: a line per player, the head on every page.
 
     ``extra`` adds columns after the lost games (the prize list's "Prize");
-    ``template`` may be another page that imports ``_ranking.html``'s macro.
+    ``template`` may be another page that imports ``_ranking.html``'s macros
+    (its context: ``sheet``, ``g`` the :class:`.lines.Lines`, ``heading``, ``day``).
+    A4 portrait up to five rounds and extra columns, landscape beyond.
     """
     heading = sheet.heading
-    page_title = f"{heading.name} · {title or ranking_title(sheet)}"
-    if sheet.provisional:
-        page_title += " (" + gettext("provisional") + ")"
+    text = title or ranking_title(sheet)
+    kind = text + (" (" + gettext("provisional") + ")" if sheet.provisional else "")
+    grid = lines.layout(sheet, ranking_heads(), extra, this_round=not sheet.final)
     return render_document(
         template,
-        title=page_title,
+        title=page_title(heading, kind),
         sheet=sheet,
-        heading_text=title or ranking_title(sheet),
-        extra=list(extra),
+        g=grid,
+        heading_text=text,
+        head_pt=lines.HEAD_PT,
+        line_mm=lines.LINE_MM,
+        figures_pt=lines.FIGURES_PT,
+        name_pt=lines.NAME_PT,
+        club_pt=lines.CLUB_PT,
+        mark_pt=lines.MARK_PT,
+        pad_pt=lines.CELL_PAD_PT,
         **_head(heading),
         **context,
     )
@@ -228,10 +263,9 @@ def ranking_document(
 def certificates(sheet: Any) -> bytes:
     """A certificate (Urkunde) per player of the first three places, A4 landscape."""
     heading = sheet.heading
-    kind = gettext("Certificates")
     return render_document(
         "certificates.html",
-        title=f"{heading.name} · {kind}",
+        title=page_title(heading, gettext("Certificates")),
         sheet=sheet,
         lines=sheet.podium,
         place_words={
@@ -241,4 +275,3 @@ def certificates(sheet: Any) -> bytes:
         },
         **_head(heading),
     )
-
