@@ -73,7 +73,14 @@ def test_the_cards_of_every_round_come_round_by_round(app: Flask) -> None:
         rounds.close_round(tournament, first)
         second = drawn(tournament, 2)
         cards = paper.cards(tournament, [first, second])
-        assert [(c.round, c.table) for c in cards] == [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (2, 3)]
+        assert [(c.round, c.table) for c in cards] == [
+            (1, 1),
+            (1, 2),
+            (1, 3),
+            (2, 1),
+            (2, 2),
+            (2, 3),
+        ]
 
 
 def test_the_ranking_after_a_round_counts_only_the_rounds_up_to_it(app: Flask) -> None:
