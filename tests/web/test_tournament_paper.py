@@ -185,6 +185,15 @@ def test_a_slip_per_table_with_the_dealer_sitting_out_at_a_table_of_four(
     assert "Zettel · Runde 1 · Tisch 1" in german and "setzt aus" in german
 
 
+def test_one_tables_slip_alone(app: Flask, client: FlaskClient) -> None:
+    token = with_rounds(app, 10)
+    reader = pdf_of(client, f"/t/{token}/rounds/1/slips.pdf?table=3&lang=en")
+    assert len(reader.pages) == 1
+    assert "Round 1 · Table 3" in " ".join(reader.pages[0].extract_text().split())
+    for bad in ("4", "0", "x", "1" * 30):
+        assert client.get(f"/t/{token}/rounds/1/slips.pdf?table={bad}").status_code == 404
+
+
 def test_hostile_names_stay_inside_the_slip(
     app: Flask, client: FlaskClient, tmp_path: Path
 ) -> None:
@@ -400,8 +409,8 @@ def test_the_organiser_finds_the_printouts(app: Flask, client: FlaskClient) -> N
     with app.app_context():
         table_id = setup.get_tournament(token).round_rows[0].tables[0].id
     slip_form = client.get(f"/t/{token}/tables/{table_id}/paper?lang=en")
-    assert f'href="/t/{token}/rounds/1/slips.pdf"' in slip_form.get_data(as_text=True)
-    assert "Print the round" in page_text(slip_form)
+    assert f'href="/t/{token}/rounds/1/slips.pdf?table=1"' in slip_form.get_data(as_text=True)
+    assert "Print this table's paper slip" in page_text(slip_form)
 
 
 def test_no_paper_card_before_the_first_draw(app: Flask, client: FlaskClient) -> None:

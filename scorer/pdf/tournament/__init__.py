@@ -41,7 +41,7 @@ from markupsafe import Markup
 from ...words import MINUS, local_time, signed
 from ..layout import css_string, render_pdf
 from ..resources import font_urls
-from . import lines
+from . import lines, slipgrid
 
 TEMPLATES = "pdf/tournament"
 QR_MM = 36
@@ -195,6 +195,7 @@ def paper_slips(heading: Any, slips: Sequence[Any]) -> bytes:
         "slips.html",
         title=page_title(heading, gettext("Paper slips")),
         slips=slips,
+        grids=slipgrid.grids(slips, row_mm, gettext("sits out")),
         row_mm=row_mm,
         **_head(heading),
     )

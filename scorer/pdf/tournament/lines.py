@@ -51,10 +51,10 @@ PAPER_MARK = "✎"
 
 
 @functools.lru_cache(maxsize=8)
-def _advances(name: str) -> tuple[dict[int, int], int]:
+def _advances(path: str) -> tuple[dict[int, int], int]:
     from fontTools.ttLib import TTFont
 
-    with TTFont(str(font_file(name)), lazy=True) as font:
+    with TTFont(path, lazy=True) as font:
         hmtx = font["hmtx"]
         advances = {code: hmtx[glyph][0] for code, glyph in font.getBestCmap().items()}
         return advances, int(font["head"].unitsPerEm)
@@ -64,7 +64,7 @@ def text_pt(text: str, font: str, size: float) -> float | None:
     """The width of ``text`` in pt in one of the sheet's fonts; None when it has a letter
     the font lacks (the fallback font's width is unknown)."""
     try:
-        advances, units = _advances(font)
+        advances, units = _advances(str(font_file(font)))
     except (OSError, KeyError, ValueError):
         return None
     total = 0

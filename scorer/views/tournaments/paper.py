@@ -29,8 +29,8 @@ from . import links
 
 bp = Blueprint("t_paper", __name__)
 
-MAX_ROUND_DIGITS = 3
-"""A round number in an address has at most this many digits (a tournament plays 12 at most)."""
+MAX_NUMBER_DIGITS = 4
+"""A round's or table's number in an address has at most this many digits."""
 
 
 def _tag(tournament: Tournament) -> str:
@@ -62,12 +62,12 @@ def _send(
     return download(data, "application/pdf", name, inline=True)
 
 
-def _round_arg() -> int | None:
-    """``?round=n`` as a number; a value that names no round at all is a 404."""
-    text = request.args.get("round")
+def _number_arg(name: str) -> int | None:
+    """``?<name>=n`` as a number (a round, a table); a value that names nothing is a 404."""
+    text = request.args.get(name)
     if text is None or text == "":
         return None
-    if not text.isascii() or not text.isdigit() or len(text) > MAX_ROUND_DIGITS:
+    if not text.isascii() or not text.isdigit() or len(text) > MAX_NUMBER_DIGITS:
         abort(404)
     return int(text)
 
@@ -109,15 +109,25 @@ def all_cards(token: str) -> Response:
 @bp.get("/t/<token:token>/rounds/<int:number>/slips.pdf")
 @limiter.limit(slots.pdf_limit)
 def slips(token: str, number: int) -> Response:
-    """The paper slips of round ``number``: one A4 page per table, a line per deal."""
+    """The paper slips of round ``number``: one A4 page per table, a line per deal.
+
+    ``?table=n`` prints one table's slip (the table whose phone failed: quick
+    even in a round of 200 tables).
+    """
     tournament = setup.get_tournament(token)
     row = paper.round_row(tournament, number)
-    return _send(
-        tournament,
-        "slips",
-        f"round-{number}",
-        lambda: printouts.paper_slips(paper.heading(tournament), paper.slips(tournament, row)),
-    )
+    table = _number_arg("table")
+    if table is not None and not any(t.number == table for t in row.tables):
+        abort(404)
+    label = f"round-{number}" + (f"-table-{table}" if table is not None else "")
+
+    def build() -> bytes:
+        found = paper.slips(tournament, row)
+        if table is not None:
+            found = [slip for slip in found if slip.card.table == table]
+        return printouts.paper_slips(paper.heading(tournament), found)
+
+    return _send(tournament, "slips", label, build)
 
 
 # -- rankings and certificates ---------------------------------------------------------
@@ -128,7 +138,7 @@ def slips(token: str, number: int) -> Response:
 def ranking(token: str) -> Response:
     """The ranking after the last round drawn (the final one once it is closed), or ``?round=n``."""
     tournament = setup.get_tournament(token)
-    number = _round_arg()
+    number = _number_arg("round")
     if number is not None:
         paper.round_row(tournament, number)
     elif not tournament.round_rows:
