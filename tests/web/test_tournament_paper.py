@@ -416,3 +416,19 @@ def test_the_organiser_finds_the_printouts(app: Flask, client: FlaskClient) -> N
 def test_no_paper_card_before_the_first_draw(app: Flask, client: FlaskClient) -> None:
     token = a_tournament(app)
     assert 'id="paper"' not in client.get(f"/t/{token}").get_data(as_text=True)
+
+
+def test_a_prize_list_reuses_the_ranking_with_a_column_of_its_own(app: Flask) -> None:
+    """The hook for the prize list: the ranking's layout with extra columns and a title."""
+    from scorer.pdf import tournament as printouts
+    from scorer.services.tournaments import paper
+
+    token = tied_for_third(app)
+    with app.test_request_context("/?lang=en"):
+        sheet = paper.ranking_after(setup.get_tournament(token))
+        prizes = {line.entrant_id: "30,00 €" for line in sheet.podium}
+        prizes[sheet.lines[-1].entrant_id] = "a very long prize: " + "smoked sausage " * 6
+        data = printouts.ranking_document(sheet, title="Prize list", extra=[("Prize", prizes)])
+    text = text_of(PdfReader(io.BytesIO(data)))
+    assert "Prize list" in text and "Prize" in text and text.count("30,00 €") == 5
+    assert "smoked sausage smoked sausage smoked sausage" in text  # wrapped, not cut

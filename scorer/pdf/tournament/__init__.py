@@ -230,11 +230,13 @@ def ranking_document(
     template: str = "ranking.html",
     title: str | None = None,
     extra: Sequence[Column] = (),
+    extra_mm: float = 28,
     **context: Any,
 ) -> bytes:
     """A ranking (paper.RankingSheet) on A4: a line per player, the head on every page.
 
-    ``extra`` adds columns after the lost games (the prize list's "Prize");
+    ``extra`` adds columns after the lost games (the prize list's "Prize"), each
+    ``extra_mm`` wide (a text too long for it gives its player a row of their own);
     ``template`` may be another page that imports ``_ranking.html``'s macros
     (its context: ``sheet``, ``g`` the :class:`.lines.Lines`, ``heading``, ``day``).
     A4 portrait up to five rounds and extra columns, landscape beyond.
@@ -242,7 +244,9 @@ def ranking_document(
     heading = sheet.heading
     text = title or ranking_title(sheet)
     kind = text + (" (" + gettext("provisional") + ")" if sheet.provisional else "")
-    grid = lines.layout(sheet, ranking_heads(), extra, this_round=not sheet.final)
+    grid = lines.layout(
+        sheet, ranking_heads(), extra, this_round=not sheet.final, extra_mm=extra_mm
+    )
     return render_document(
         template,
         title=page_title(heading, kind),

@@ -192,13 +192,14 @@ def layout(
     *,
     this_round: bool = False,
     chunk: int = CHUNK,
+    extra_mm: float = 28,
 ) -> Lines:
     """The ranking ``sheet`` (paper.RankingSheet) as blocks of lines.
 
     ``heads`` names the heads in the page's language: ``place``, ``no``,
     ``total``, ``lost``, ``round`` (with ``{round}``) and the ``withdrawn`` mark.
     ``extra`` are further columns after the lost games (head, text per entrant
-    id), written in the proportional font.
+    id), ``extra_mm`` wide each, written in the proportional font.
     """
     char_pt = MONO_EM * FIGURES_PT
     lines = sheet.lines
@@ -232,7 +233,7 @@ def layout(
         width = max([len(t) for t in texts] + [_head_chars(head, char_pt), 2])
         figures.append(Column(key, head, width))
     orientation = "landscape" if len(sheet.rounds) + len(extra) > 5 else "portrait"
-    extra_pt = 28 / 25.4 * 72
+    extra_pt = extra_mm / 25.4 * 72
     fixed = sum((c.width + 2) * char_pt for c in (*left, *figures)) + extra_pt * len(extra)
     name_pt = PAGE_PT[orientation] - fixed
     room = name_pt - 2 * CELL_PAD_PT - 1
