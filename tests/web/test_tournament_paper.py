@@ -126,6 +126,18 @@ def test_twenty_tables_make_five_pages_of_cards_in_german_and_english(
     assert "Table 20" in english and "Round 1" in english and "Schreiber, deals first" in english
 
 
+def test_a_replaced_link_is_the_one_on_the_card(app: Flask, client: FlaskClient) -> None:
+    token = with_rounds(app, 9)
+    with app.app_context():
+        tournament = setup.get_tournament(token)
+        table = tournament.round_rows[0].tables[1]
+        old = table.match.token
+        new = rounds.replace_link(tournament, table)
+    text = text_of(pdf_of(client, f"/t/{token}/rounds/1/cards.pdf?lang=en")).replace(" ", "")
+    assert f"/m/{new}" in text and f"/m/{old}" not in text
+    assert "Link2:theearlieroneswritenothing." in text
+
+
 def test_the_cards_of_every_round_at_once(app: Flask, client: FlaskClient) -> None:
     token = with_rounds(app, 9, closed=1)
     reader = pdf_of(client, f"/t/{token}/cards.pdf?lang=en")

@@ -41,7 +41,6 @@ class Heading:
     held_on: str  # YYYY-MM-DD or ""
     first_drawn: datetime | None  # when round 1 was drawn: the evening's date without held_on
     rounds: int
-    seed: str
 
 
 @dataclass(frozen=True)
@@ -117,11 +116,6 @@ class RankLine:
     lost: int
     withdrawn: bool
 
-    @property
-    def last(self) -> int | None:
-        """The points of the round the ranking is after."""
-        return self.rounds[-1] if self.rounds else None
-
 
 @dataclass(frozen=True)
 class RankingSheet:
@@ -159,7 +153,6 @@ def heading(tournament: Tournament) -> Heading:
         held_on=tournament.held_on,
         first_drawn=rows[0].drawn_at if rows else None,
         rounds=tournament.rounds,
-        seed=tournament.seed,
     )
 
 
