@@ -20,11 +20,13 @@
 ``money``
     Who owes what (entry fee, lost-game money) and the cash desk's "paid";
     the prize fund, the prizes and the prize list (also public).
+``paper``
+    The printouts (PDF): table cards, paper slips, rankings, certificates.
 """
 
 from flask import Blueprint
 
-from . import corrections, money, organiser, players, public, rounds, table
+from . import corrections, money, organiser, paper, players, public, rounds, table
 
 BLUEPRINTS: tuple[Blueprint, ...] = (
     organiser.bp,
@@ -34,4 +36,5 @@ BLUEPRINTS: tuple[Blueprint, ...] = (
     public.bp,
     table.bp,
     money.bp,
+    paper.bp,
 )

@@ -1,0 +1,282 @@
+"""The tournament's printouts as PDFs: table cards, paper slips, rankings, certificates.
+
+Each is rendered from ``templates/pdf/tournament/`` with the plain values of
+:mod:`scorer.services.tournaments.paper` (this package knows no tournament
+row: the match's PDF room imports nothing of the tournament), through the same
+machinery as the score sheet: WeasyPrint with the DejaVu fonts, a URL
+fetcher that reads only our static files and the fonts
+(:func:`.layout.render_pdf`), a render in one of the work slots and a disk
+cache keyed by what the PDF shows (:func:`.cache.cached_pdf`, keys from
+:func:`document_key`).
+
+- **Table cards**: four A6 cards to an A4 page with cut lines; the table's
+  QR code (at least 3 cm, read from 30 cm) is drawn inline as SVG.
+- **Paper slips**: one A4 page per table, a line per deal (who deals, who
+  sits out at a table of four), totals and a line to sign per player.
+- **Rankings**: A4 portrait, the table head repeated on every page, page
+  numbers, "provisional" while the round is open.
+- **Certificates**: A4 landscape, one page per player of the first three places.
+
+A prize list (or any other ranking with columns of its own) reuses
+:func:`ranking_document`: it takes extra columns, and its template
+``pdf/tournament/_ranking.html`` is a macro another page can import.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import re
+from collections.abc import Mapping, Sequence
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import segno
+from flask import current_app, render_template
+from flask_babel import format_date, format_number, get_locale, gettext
+from markupsafe import Markup
+
+from ...words import MINUS, local_time, signed
+from ..layout import css_string, render_pdf
+from ..resources import font_urls
+from . import lines, slipgrid
+
+TEMPLATES = "pdf/tournament"
+QR_MM = 36
+"""The QR code's side on a table card: far above the 3 cm a phone reads from 30 cm."""
+CARDS_PER_PAGE = 4
+"""A6 cards on an A4 page (two across, two down)."""
+NAME_IN_TITLE = 44
+"""The tournament's name in the page head is cut here: a longer one would push the app's
+name off the line."""
+SLIP_LINE_MM = 7.5
+"""A deal's line on a paper slip: room to write a hand's figures by hand."""
+
+
+@functools.lru_cache(maxsize=8)
+def _fingerprint(template_folder: str) -> str:
+    """A hash of what turns the values into these PDFs: templates, this module, translations.
+
+    An upgrade that changes a printout's look or words serves no PDF of the old one.
+    """
+    templates = Path(template_folder)
+    package = Path(__file__).parent  # scorer/pdf/tournament
+    scorer = package.parents[1]
+    sources = sorted((templates / TEMPLATES).glob("*.html"))
+    sources += sorted(package.glob("*.py"))
+    sources += [package.parent / "layout.py", package.parent / "resources.py"]
+    sources.append(scorer / "services" / "tournaments" / "paper.py")
+    sources += sorted((scorer / "translations").glob("*/LC_MESSAGES/*.mo"))
+    digest = hashlib.sha256()
+    for path in sources:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes() if path.is_file() else b"")
+    return digest.hexdigest()
+
+
+def document_key(kind: str, *parts: object) -> str:
+    """The cache key of a printout: its kind, what it shows (``parts``), the language, the code.
+
+    ``parts`` must name everything the PDF shows: for a tournament its poll
+    tag (players, rounds, tables, every hand) and the address its QR codes carry.
+    """
+    fingerprint = _fingerprint(str(current_app.template_folder or ""))
+    text = json.dumps(
+        ["tournament", kind, *parts, str(get_locale()), fingerprint],
+        default=str,
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def qr_svg(url: str) -> Markup:
+    """The QR code of ``url`` as an inline SVG that scales to its box (CSS sets the size).
+
+    Error correction M (a fold or a coffee stain on the card), a quiet zone of
+    two modules (the card's white margin adds more).  Only segno's path data
+    goes into the page, never the URL's text.
+    """
+    code = segno.make(url, error="m")
+    svg = code.svg_inline(scale=1, border=2, dark="#000", light="#fff", omitsize=True)
+    return Markup(svg.replace("<svg ", '<svg class="qr" ', 1))
+
+
+def day_text(held_on: str, first_drawn: Any = None) -> str:
+    """The evening's date in words ("8. November 2025"): its own, else the day round 1 was drawn."""
+    try:
+        day = date.fromisoformat(held_on) if held_on else None
+    except ValueError:
+        day = None
+    if day is None and first_drawn is not None:
+        day = date.fromisoformat(local_time(first_drawn, "%Y-%m-%d"))
+    return str(format_date(day, "long")) if day is not None else ""
+
+
+def points_text(points: int) -> str:
+    """Points as a certificate writes them: ``1.234``, a loss ``−120`` (no brackets)."""
+    return str(format_number(points)).replace("-", MINUS)
+
+
+def page_numbers() -> Markup:
+    """``"Page " counter(page) " of " counter(pages)`` in the user's language (for ``@page``)."""
+    text = gettext("Page %(page)s of %(pages)s", page="\x01", pages="\x02")
+    parts = []
+    for piece in re.split("([\x01\x02])", text):
+        if piece == "\x01":
+            parts.append("counter(page)")
+        elif piece == "\x02":
+            parts.append("counter(pages)")
+        elif piece:
+            parts.append(str(css_string(piece)))
+    return Markup(" ".join(parts))
+
+
+def shortened(text: str, most: int) -> str:
+    """``text`` cut to ``most`` characters, an ellipsis where it was cut.
+
+    >>> shortened("Herbstturnier des Musikvereins", 12)
+    'Herbstturni…'
+    """
+    return text if len(text) <= most else text[: most - 1].rstrip() + "…"
+
+
+def render_document(template: str, *, title: str, **context: Any) -> bytes:
+    """``pdf/tournament/<template>`` as PDF bytes (fonts, page numbers and title for ``@page``)."""
+    html = render_template(
+        f"{TEMPLATES}/{template}",
+        fonts=font_urls(),
+        page_numbers=page_numbers(),
+        title=title,
+        css_title=css_string(title),
+        signed=signed,
+        points_text=points_text,
+        **context,
+    )
+    return render_pdf(html)
+
+
+def page_title(heading: Any, kind: str = "") -> str:
+    """The page head's title: the tournament's name (cut when long) and what the page is."""
+    name = shortened(heading.name, NAME_IN_TITLE)
+    return f"{name} · {kind}" if kind else name
+
+
+def _head(heading: Any) -> dict[str, Any]:
+    return {"heading": heading, "day": day_text(heading.held_on, heading.first_drawn)}
+
+
+def table_cards(heading: Any, cards: Sequence[Any], links: Mapping[int, str]) -> bytes:
+    """Four A6 table cards to an A4 page: ``cards`` (paper.TableCard), ``links`` by table id."""
+    qr = {card.table_id: qr_svg(links[card.table_id]) for card in cards}
+    pages = [cards[i : i + CARDS_PER_PAGE] for i in range(0, len(cards), CARDS_PER_PAGE)]
+    return render_document(
+        "cards.html",
+        title=page_title(heading),
+        pages=pages,
+        links=links,
+        qr=qr,
+        qr_mm=QR_MM,
+        **_head(heading),
+    )
+
+
+def paper_slips(heading: Any, slips: Sequence[Any]) -> bytes:
+    """One A4 paper slip per table (paper.Slip): a line per deal, totals, signatures.
+
+    A line is 7.5 mm high, room for a hand's figures; a round of many deals gets
+    lower lines (never below 5.5 mm) before a slip runs onto a second page.
+    """
+    most = max((len(slip.deals) for slip in slips), default=0)
+    row_mm = SLIP_LINE_MM if most <= 16 else max(5.5, round(SLIP_LINE_MM * 16 / most, 2))
+    return render_document(
+        "slips.html",
+        title=page_title(heading, gettext("Paper slips")),
+        slips=slips,
+        grids=slipgrid.grids(slips, row_mm, gettext("sits out")),
+        row_mm=row_mm,
+        **_head(heading),
+    )
+
+
+Column = tuple[str, Mapping[int, str]]
+"""An extra column of a ranking: its head, and its text per entrant id (e.g. a prize)."""
+
+
+def ranking_title(sheet: Any) -> str:
+    """ "Final ranking" once the last round is closed, else "Ranking after round n"."""
+    if sheet.final:
+        return str(gettext("Final ranking"))
+    return str(gettext("Ranking after round %(round)s", round=sheet.after))
+
+
+def ranking_heads() -> dict[str, str]:
+    """The heads of a printed ranking's columns in the page's language."""
+    return {
+        "place": gettext("Place"),
+        "no": gettext("No."),
+        "round": gettext("Round %(number)s", number="{round}"),
+        "total": gettext("Total"),
+        "lost": gettext("Lost games"),
+        "withdrawn": gettext("withdrawn"),
+    }
+
+
+def ranking_document(
+    sheet: Any,
+    *,
+    template: str = "ranking.html",
+    title: str | None = None,
+    extra: Sequence[Column] = (),
+    extra_mm: float = 28,
+    **context: Any,
+) -> bytes:
+    """A ranking (paper.RankingSheet) on A4: a line per player, the head on every page.
+
+    ``extra`` adds columns after the lost games (the prize list's "Prize"), each
+    ``extra_mm`` wide (a text too long for it gives its player a row of their own);
+    ``template`` may be another page that imports ``_ranking.html``'s macros
+    (its context: ``sheet``, ``g`` the :class:`.lines.Lines`, ``heading``, ``day``).
+    A4 portrait up to five rounds and extra columns, landscape beyond.
+    """
+    heading = sheet.heading
+    text = title or ranking_title(sheet)
+    kind = text + (" (" + gettext("provisional") + ")" if sheet.provisional else "")
+    grid = lines.layout(
+        sheet, ranking_heads(), extra, this_round=not sheet.final, extra_mm=extra_mm
+    )
+    return render_document(
+        template,
+        title=page_title(heading, kind),
+        sheet=sheet,
+        g=grid,
+        heading_text=text,
+        head_pt=lines.HEAD_PT,
+        line_mm=lines.LINE_MM,
+        figures_pt=lines.FIGURES_PT,
+        name_pt=lines.NAME_PT,
+        club_pt=lines.CLUB_PT,
+        mark_pt=lines.MARK_PT,
+        pad_pt=lines.CELL_PAD_PT,
+        **_head(heading),
+        **context,
+    )
+
+
+def certificates(sheet: Any) -> bytes:
+    """A certificate (Urkunde) per player of the first three places, A4 landscape."""
+    heading = sheet.heading
+    return render_document(
+        "certificates.html",
+        title=page_title(heading, gettext("Certificates")),
+        sheet=sheet,
+        lines=sheet.podium,
+        place_words={
+            1: gettext("1st place"),
+            2: gettext("2nd place"),
+            3: gettext("3rd place"),
+        },
+        **_head(heading),
+    )
