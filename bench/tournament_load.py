@@ -1,0 +1,577 @@
+"""What ``bench/bench_tournament.py`` needs: PostgreSQL, a tournament night, the hall's devices.
+
+- :class:`Postgres`: a PostgreSQL 15 server of its own (Debian's binaries), on a
+  spare port of 127.0.0.1 in a temp dir, as ``tests/run.sh`` starts one for the
+  suite, but with the server's default durability (``fsync`` on: a saved hand
+  waits for the disk, as on the night) and ``pg_stat_statements`` loaded, so a
+  run can say which statements the database spent its time on.
+- :func:`build_night`: a tournament made through ``scorer.services.tournaments``
+  (created, players with start numbers from round 1, round 1 drawn), in process.
+- The devices (:class:`TablePhone`, :class:`Watcher`) and the :class:`Hall` that
+  plays them on a schedule: a pool of client threads, each request started at
+  its time (open loop: a slow server makes the answers late, not the asking),
+  every request timed from connect to the last byte of the answer.
+"""
+
+from __future__ import annotations
+
+import heapq
+import http.client
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from html import unescape
+from pathlib import Path
+from urllib.parse import urlencode
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+for folder in (str(ROOT), str(BENCH)):
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+
+from load import hand  # noqa: E402
+from run import ACCEPT, Server, decode  # noqa: E402
+
+from tests.builders import form_data  # noqa: E402
+
+PG_BIN = Path("/usr/lib/postgresql/15/bin")
+TIMEOUT = 30.0
+"""Seconds a device waits for an answer (a phone's browser waits longer; the run must end)."""
+GIVE_UP = 30.0
+"""A device whose ask is this many seconds overdue (every client thread was waiting) gives up."""
+USER = "scorer"
+
+
+# -- PostgreSQL ------------------------------------------------------------------
+
+
+class Postgres:
+    """A PostgreSQL server in a temp dir of its own on 127.0.0.1:``port``; databases on demand."""
+
+    def __init__(self, port: int) -> None:
+        self.folder, self.port = Path(tempfile.mkdtemp(prefix="scorer-pg-")), port
+        self.data = self.folder / "data"
+        # the server refuses to run as root: Debian's postgres user runs it then
+        self.runas = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+
+    def _run(self, *command: str) -> str:
+        done = subprocess.run([*self.runas, *command], capture_output=True, text=True, cwd="/")
+        if done.returncode != 0:
+            raise RuntimeError(f"{' '.join(command[:2])}: {done.stderr.strip()}")
+        return done.stdout
+
+    def start(self) -> None:
+        if self.runas:
+            shutil.chown(self.folder, "postgres")
+        self._run(
+            str(PG_BIN / "initdb"), "-D", str(self.data), "-U", USER, "--auth=trust", "-E", "UTF8"
+        )
+        options = (
+            f"-h 127.0.0.1 -p {self.port} -k {self.folder} "
+            "-c shared_preload_libraries=pg_stat_statements -c max_connections=200"
+        )
+        self._run(
+            str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-l", str(self.folder / "log"),
+            "-w", "-o", options, "start",
+        )  # fmt: skip
+
+    def stop(self) -> None:
+        subprocess.run(
+            [*self.runas, str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-m", "fast", "stop"],
+            capture_output=True,
+            cwd="/",
+        )
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def url(self, database: str) -> str:
+        return f"postgresql+psycopg://{USER}@127.0.0.1:{self.port}/{database}"
+
+    def sql(self, statement: str, database: str = "postgres") -> str:
+        """Run ``statement`` with psql; its rows as unaligned text."""
+        return self._run(
+            str(PG_BIN / "psql"), "-h", "127.0.0.1", "-p", str(self.port), "-U", USER,
+            "-d", database, "-At", "-F", "\t", "-c", statement,
+        )  # fmt: skip
+
+    def fresh(self, database: str) -> str:
+        """An empty database ``database`` (dropped first if it exists); its URL."""
+        self.sql(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+        self.sql(f'CREATE DATABASE "{database}"')
+        return self.url(database)
+
+    def pid(self) -> int:
+        return int((self.data / "postmaster.pid").read_text().split()[0])
+
+    def cpu(self) -> float:
+        """CPU seconds of the server: the postmaster and its children, ended backends included.
+
+        (Each backend is a process group of its own, so ``server_cpu`` by group misses them.)
+        """
+        postmaster = self.pid()
+        total = 0
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(entry.name) == postmaster or int(fields[1]) == postmaster:
+                total += sum(int(f) for f in fields[11:15])  # utime, stime, waited-for children
+        return total / os.sysconf("SC_CLK_TCK")
+
+    def reset_statements(self, database: str) -> None:
+        self.sql("CREATE EXTENSION IF NOT EXISTS pg_stat_statements", database)
+        self.sql("SELECT pg_stat_statements_reset()", database)
+
+    def top_statements(self, database: str, count: int = 6) -> list[tuple[int, float, float, str]]:
+        """The statements the server spent most time on: calls, total ms, mean ms, text."""
+        rows = self.sql(
+            "SELECT calls, round(total_exec_time::numeric, 1), round(mean_exec_time::numeric, 3),"
+            " regexp_replace(left(query, 110), '\\s+', ' ', 'g') FROM pg_stat_statements"
+            f" WHERE dbid = (SELECT oid FROM pg_database WHERE datname = '{database}')"
+            f" ORDER BY total_exec_time DESC LIMIT {count}",
+            database,
+        )
+        out = []
+        for line in rows.splitlines():
+            calls, total, mean, text = line.split("\t", 3)
+            out.append((int(calls), float(total), float(mean), text))
+        return out
+
+
+def migrate(url: str, env: dict[str, str]) -> None:
+    """The schema from the migrations, as the README's Production section creates it."""
+    subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "scorer", "db", "upgrade"],
+        cwd=ROOT,
+        env={**env, "DATABASE_URL": url},
+        check=True,
+        capture_output=True,
+    )
+
+
+# -- the tournament --------------------------------------------------------------
+
+
+@dataclass
+class Night:
+    """A tournament with round 1 drawn: its public link, its tables' links, its players."""
+
+    view_token: str
+    table_tokens: list[str]
+    numbers: list[int]
+    seconds: float  # to create it, register the players and draw round 1
+
+
+def build_night(url: str, tables: int, deals: int = 12, rounds_: int = 3) -> Night:
+    """``3 × tables`` players checked in from round 1, round 1 drawn (all tables of three)."""
+    from scorer import create_app
+    from scorer.extensions import db
+    from scorer.services.tournaments import rounds, setup
+    from scorer.tournament_models import Entrant
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url})
+    started = time.perf_counter()
+    with app.app_context():
+        ruleset = setup.default_ruleset().replace(deals=deals)
+        tournament = setup.create_tournament(
+            name="Bezirksmeisterschaft", place="Festhalle", ruleset=ruleset, rounds=rounds_
+        )
+        for number in range(1, 3 * tables + 1):
+            tournament.entrants.append(
+                Entrant(name=f"Spieler {number}", club=f"Verein {number % 40}", number=number,
+                        from_round=1)
+            )  # fmt: skip
+        db.session.commit()
+        row = rounds.draw_round(tournament, 1)
+        night = Night(
+            view_token=tournament.view_token,
+            table_tokens=[t.match.token for t in sorted(row.tables, key=lambda t: t.number)],
+            numbers=list(range(1, 3 * tables + 1)),
+            seconds=time.perf_counter() - started,
+        )
+        db.session.remove()
+        db.engine.dispose()
+    return night
+
+
+def played_night(url: str, tables: int, rounds_: int = 3) -> str:
+    """A tournament of ``3 × tables`` players whose ``rounds_`` rounds of 12 deals are
+    played out at every table and closed (``tests/tournament_builders``); its public link."""
+    from scorer import create_app
+    from scorer.extensions import db
+    from scorer.services.tournaments import rounds, setup
+    from tests.tournament_builders import play_round
+
+    night = build_night(url, tables, rounds_=rounds_)
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        tournament = setup.get_tournament_for_view(night.view_token)
+        for number in range(1, rounds_ + 1):
+            row = rounds.draw_round(tournament, number)
+            play_round(row)
+            rounds.close_round(tournament, row)
+        db.session.remove()
+        db.engine.dispose()
+    return night.view_token
+
+
+def table_totals(url: str, token: str) -> list[tuple[str, int]]:
+    """The names and totals of a table's players, from its match's standing."""
+    from scorer import create_app, services
+    from scorer.extensions import db
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        match = services.get_match(token)
+        totals = services.standing(match).totals
+        out = [(seat.name, totals[seat.position]) for seat in match.seats]
+        db.session.remove()
+        db.engine.dispose()
+    return out
+
+
+def render_cost(url: str, view_token: str, runs: int = 5) -> dict[str, float]:
+    """Median ms in process (Flask test client, no network) of what a changed state costs.
+
+    ``standings``: building the tournament's standings from the database;
+    ``ranking page``/``ranking fragment``/``player fragment``: the whole request
+    with ``PAGE_CACHE`` off, so the standings are built anew every time, as for
+    the first poll after a hand.
+    """
+    from scorer import create_app
+    from scorer.extensions import db
+    from scorer.services.tournaments import setup, standings
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "PAGE_CACHE": False})
+    client = app.test_client()
+    out: dict[str, float] = {}
+
+    def median(call: Callable[[], object]) -> float:
+        call()  # warm: templates compiled, connections open
+        times = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            call()
+            times.append((time.perf_counter() - start) * 1000)
+        return statistics.median(times)
+
+    def build() -> None:
+        with app.app_context():
+            standings.build(setup.get_tournament_for_view(view_token))
+            db.session.remove()
+
+    def get(path: str) -> Callable[[], object]:
+        def call() -> None:
+            response = client.get(path, headers={"HX-Request": "true"} if "/live" in path else {})
+            if response.status_code != 200:
+                raise RuntimeError(f"{path}: {response.status_code}")
+
+        return call
+
+    out["standings"] = median(build)
+    out["ranking page"] = median(get(f"/p/{view_token}"))
+    out["ranking fragment"] = median(get(f"/p/{view_token}/live"))
+    out["player fragment"] = median(get(f"/p/{view_token}/players/1/live"))
+    with app.app_context():
+        db.engine.dispose()
+    return out
+
+
+# -- what the devices measure ------------------------------------------------------
+
+
+@dataclass
+class Record:
+    """Every request of a run by kind: time, status; errors; how late requests started."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    ms: dict[str, list[float]] = field(default_factory=dict)
+    status: dict[str, Counter[int]] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    late_ms: list[float] = field(default_factory=list)
+
+    def took(self, kind: str, ms: float, status: int) -> None:
+        with self.lock:
+            self.ms.setdefault(kind, []).append(ms)
+            self.status.setdefault(kind, Counter())[status] += 1
+
+    def error(self, message: str) -> None:
+        with self.lock:
+            self.errors.append(message)
+
+    def every(self) -> list[float]:
+        return [ms for values in self.ms.values() for ms in values]
+
+
+class Browser:
+    """One phone's or beamer's browser: cookies, compressed answers, servers taken in turn.
+
+    With two servers every request goes to the next one (a load balancer's round
+    robin), so a cookie, a form or a poll's validators from one server are used
+    on the other.
+    """
+
+    def __init__(self, servers: Sequence[Server], start: int = 0) -> None:
+        self.servers = list(servers)
+        self.turn = start
+        self.cookies: dict[str, str] = {}
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        headers: dict[str, str] | None = None,
+        form: dict[str, str] | None = None,
+    ) -> tuple[int, http.client.HTTPMessage, str, float, Server]:
+        server = self.servers[self.turn % len(self.servers)]
+        self.turn += 1
+        sent = {"Accept-Encoding": ACCEPT, **(headers or {})}
+        if self.cookies:
+            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body = None
+        if form is not None:
+            body = urlencode(form)
+            sent["Content-Type"] = "application/x-www-form-urlencoded"
+        start = time.perf_counter()
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=TIMEOUT)
+        try:
+            connection.request(method, path, body=body, headers=sent)
+            response = connection.getresponse()
+            data = response.read()
+        finally:
+            connection.close()
+        ms = (time.perf_counter() - start) * 1000
+        for cookie in response.headers.get_all("Set-Cookie") or []:
+            name, _, rest = cookie.partition("=")
+            self.cookies[name] = rest.split(";", 1)[0]
+        encoding = response.headers.get("Content-Encoding", "identity")
+        text = decode(data, encoding).decode() if data else ""
+        return response.status, response.headers, text, ms, server
+
+
+class Device:
+    """Something in the hall that asks the server on a schedule; :meth:`step` says when next."""
+
+    def step(self, record: Record) -> float | None:
+        """Ask once; the monotonic time of the next ask, or None when done."""
+        raise NotImplementedError
+
+
+class TablePhone(Device):
+    """A table's phone: a hand every ``every`` seconds, as the hand form sends it.
+
+    Each time: GET the match page (``/m/<token>``), read the hand form (CSRF token,
+    version, a fresh idempotency key), fill in a hand (``bench/load.py``'s: the
+    declarer goes round and fails, so the table never finishes) and post it as
+    htmx does (``HX-Request`` …; the answer is 200 with the fresh form).
+    """
+
+    def __init__(self, browser: Browser, token: str, first: float, every: float) -> None:
+        self.browser, self.token = browser, token
+        self.next, self.every = first, every
+        self.hands = 0
+        self.acked: list[str] = []
+
+    def step(self, record: Record) -> float | None:
+        page = f"/m/{self.token}"
+        status, _, html, ms, _ = self.browser.request("GET", page)
+        record.took("match page", ms, status)
+        if status != 200:
+            record.error(f"match page {status}")
+            return None
+        data = {**form_data(html, "hand-form"), **hand(self.hands)}
+        htmx = {
+            "HX-Request": "true",
+            "HX-Trigger": "hand-form",
+            "HX-Target": "hand-form",
+            "HX-Current-URL": f"http://127.0.0.1{page}",
+        }
+        status, _, body, ms, _ = self.browser.request(
+            "POST", f"{page}/hands", headers=htmx, form=data
+        )
+        record.took("hand saved", ms, status)
+        if status != 200 or "form-error" in body:
+            record.error(f"hand {status}: {body[:160]!r}")
+            return None
+        self.acked.append(data["idempotency_key"])
+        self.hands += 1
+        self.next += self.every
+        return self.next
+
+
+# the polled element of a public page: its hx-get is the fragment's URL (…/live?shown=…)
+POLLED_RE = re.compile(r"<\w+\s[^>]*\bhx-get=\"[^\"]*/live\b[^\"]*\"[^>]*>")
+ATTRIBUTE_RE = re.compile(r'([\w-]+)="([^"]*)"')
+HEADERS_RE = re.compile(r"hx-headers='\{\"X-CSRFToken\": \"([^\"]+)\"\}'")
+EVERY_RE = re.compile(r"every (\d+(?:\.\d+)?)(ms|s)")
+
+
+@dataclass
+class Polled:
+    """A page's polled element: the URL it asks, its id, its interval in seconds."""
+
+    url: str
+    element: str
+    every: float
+    csrf: str
+
+
+def polled(html: str) -> Polled | None:
+    """The first element of ``html`` that polls a ``…/live`` fragment, as htmx reads it."""
+    found = POLLED_RE.search(html)
+    if not found:
+        return None
+    attributes = {k: unescape(v) for k, v in ATTRIBUTE_RE.findall(found.group(0))}
+    every = EVERY_RE.search(attributes.get("hx-trigger", ""))
+    seconds = float(every.group(1)) / (1000 if every.group(2) == "ms" else 1) if every else 0.0
+    csrf = HEADERS_RE.search(html)
+    return Polled(
+        attributes["hx-get"], attributes.get("id", ""), seconds, csrf.group(1) if csrf else ""
+    )
+
+
+class Watcher(Device):
+    """A beamer or a player's phone: opens its page once, then polls its fragment.
+
+    As the browser asks: the URL the page's polled element names (``?shown=``),
+    htmx's headers (and the page's ``X-CSRFToken`` when it has one), the cookie
+    and, once its cache holds that URL, ``If-None-Match`` and
+    ``If-Modified-Since``.  A 200 is swapped in and its element's URL polled
+    next.  ``every`` overrides the page's own interval (0: the page's).
+    """
+
+    def __init__(
+        self, browser: Browser, kind: str, page: str, first: float, every: float = 0.0
+    ) -> None:
+        self.browser, self.kind, self.page = browser, kind, page
+        self.next, self.every = first, every
+        self.poll: Polled | None = None
+        self.cache: dict[str, dict[str, str]] = {}
+
+    def step(self, record: Record) -> float | None:
+        if self.poll is None:
+            status, _, html, ms, _ = self.browser.request("GET", self.page)
+            record.took(f"{self.kind} page", ms, status)
+            self.poll = polled(html) if status == 200 else None
+            if self.poll is None:
+                record.error(f"{self.kind} page {status}, polled element: none")
+                return None
+            self.every = self.every or self.poll.every
+        else:
+            url = self.poll.url
+            htmx = {
+                "HX-Request": "true",
+                "HX-Trigger": self.poll.element,
+                "HX-Target": self.poll.element,
+                "HX-Current-URL": f"http://127.0.0.1{self.page}",
+                **({"X-CSRFToken": self.poll.csrf} if self.poll.csrf else {}),
+            }
+            status, headers, body, ms, _ = self.browser.request(
+                "GET", url, headers={**htmx, **self.cache.get(url, {})}
+            )
+            record.took(f"{self.kind} poll", ms, status)
+            if status in (200, 204) and headers.get("ETag"):
+                self.cache[url] = {"If-None-Match": headers["ETag"]}
+                if headers.get("Last-Modified"):
+                    self.cache[url]["If-Modified-Since"] = headers["Last-Modified"]
+            if status == 200:
+                found = polled(body)  # htmx swaps the element: its new URL is asked next
+                if found is None:
+                    record.error(f"{self.kind} poll: 200 without the polled element")
+                    return None
+                self.poll = Polled(found.url, self.poll.element, found.every, self.poll.csrf)
+            elif status not in (204, 304):
+                record.error(f"{self.kind} poll {status}")
+                return None
+        self.next += self.every
+        return self.next
+
+
+class Hall:
+    """Plays devices on their schedule with a pool of client threads until a deadline.
+
+    One dispatcher thread hands each device to the pool when its time comes;
+    the device's next time goes back into the heap.  How late a request
+    started against its time is kept (``Record.late_ms``): a late start means
+    the client, not the server, held things up.
+    """
+
+    def __init__(self, threads: int = 192) -> None:
+        self.threads = threads
+        self.heap: list[tuple[float, int, Device]] = []
+        self.cond = threading.Condition()
+        self.count = 0
+        self.busy = 0
+
+    def add(self, device: Device, at: float) -> None:
+        with self.cond:
+            heapq.heappush(self.heap, (at, self.count, device))
+            self.count += 1
+            self.cond.notify()
+
+    def run(self, record: Record, until: float) -> None:
+        """Every device's asks due before ``until``; returns when the last answer came."""
+        with ThreadPoolExecutor(max_workers=self.threads) as pool, self.cond:
+            while True:
+                now = time.monotonic()
+                if self.heap and self.heap[0][0] < until:
+                    if self.heap[0][0] <= now:
+                        due, _, device = heapq.heappop(self.heap)
+                        self.busy += 1
+                        pool.submit(self._one, device, due, record)
+                    else:
+                        self.cond.wait(timeout=min(self.heap[0][0] - now, 0.5))
+                elif self.busy:
+                    self.cond.wait(timeout=0.5)
+                else:
+                    return  # what is due later stays for the next run
+
+    def _one(self, device: Device, due: float, record: Record) -> None:
+        late = time.monotonic() - due
+        record.late_ms.append(late * 1000)
+        try:
+            if late > GIVE_UP:
+                raise TimeoutError(f"not asked: the client is {late:.0f} s behind")
+            following = device.step(record)
+        except Exception as exc:  # refused, timed out, or a bug: counted, and the run goes on
+            record.error(f"{type(device).__name__}: {type(exc).__name__}: {exc}")
+            following = None
+        with self.cond:
+            self.busy -= 1
+            if following is not None:
+                heapq.heappush(self.heap, (following, self.count, device))
+                self.count += 1
+            self.cond.notify()
+
+
+def spread(rng: random.Random, start: float, seconds: float) -> float:
+    """A moment in ``[start, start + seconds)``: when a device first asks."""
+    return start + rng.random() * seconds
+
+
+def stats_line(name: str, values: list[float], statuses: Counter[int] | None = None) -> str:
+    """``name n=… p50 … p95 … max …`` and the answers' statuses."""
+    from load import percentile
+
+    text = (
+        f"  {name:16} n={len(values):6}  p50 {percentile(values, 50):7.1f} ms"
+        f"  p95 {percentile(values, 95):7.1f} ms  max {max(values, default=0):7.1f} ms"
+    )
+    if statuses:
+        text += "  " + " ".join(f"{s}:{n}" for s, n in sorted(statuses.items()))
+    return text
