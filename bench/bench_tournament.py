@@ -328,7 +328,7 @@ def final(pg: hall.Postgres, folder: Path, args: argparse.Namespace) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SECRET_KEY": secrets.token_hex(32)}
     hall.migrate(url, env)
     made = time.perf_counter()
-    view_token = hall.played_night(url, 200, rounds=3)
+    view_token = hall.played_night(url, 200, rounds_=3)
     print(
         f"600 players, 3 rounds of 12 deals played and closed: {time.perf_counter() - made:.0f} s"
     )
