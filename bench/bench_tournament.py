@@ -66,18 +66,33 @@ ROOT, BENCH = hall.ROOT, hall.BENCH
 P95_LIMIT_MS = 300.0
 RATIO_TARGET = 0.5
 BEAMERS = 3
+SCORER = "scorer:create_app()"
 
 
 @contextmanager
 def serving(
-    app: str, count: int, options: list[str], env: dict[str, str], folder: Path, cwd: Path = ROOT
+    app: str,
+    count: int,
+    options: list[str],
+    env: dict[str, str],
+    folder: Path,
+    cwd: Path = ROOT,
+    access: bool = False,
 ) -> Iterator[list[Server]]:
-    """``count`` gunicorn masters serving ``app``, each on a port of its own."""
+    """``count`` gunicorn masters serving ``app``, each on a port of its own.
+
+    ``access``: each writes its access log (:data:`hall.ACCESS_FORMAT`) to
+    ``folder/access-<n>.log``, for the time each request spent inside a worker.
+    """
     servers: list[Server] = []
     try:
         for n in range(count):
             log = folder / f"gunicorn-{app.split(':')[0]}-{n}.log"
-            process, port = launch_gunicorn(options, app, cwd=cwd, env=env, log=log)
+            extra = []
+            if access:
+                extra = ["--access-logfile", str(folder / f"access-{n}.log")]
+                extra += ["--access-logformat", hall.ACCESS_FORMAT]
+            process, port = launch_gunicorn([*options, *extra], app, cwd=cwd, env=env, log=log)
             servers.append(Server(process, port))
         yield servers
     finally:
@@ -130,9 +145,16 @@ def warm(servers: list[Server], night: hall.Night, rounds: int = 6) -> None:
 
 
 def night_load(
-    servers: list[Server], night: hall.Night, args: argparse.Namespace
-) -> tuple[hall.Record, hall.Record, list[hall.TablePhone], dict[str, float]]:
-    """Arrival, then the minute(s); the records of both, the table phones, the window's CPU."""
+    servers: list[Server],
+    night: hall.Night,
+    args: argparse.Namespace,
+    pg: hall.Postgres,
+    folder: Path,
+) -> tuple[
+    hall.Record, hall.Record, list[hall.TablePhone], dict[str, float], dict[str, list[float]]
+]:
+    """Arrival, then the minute(s): the records of both, the table phones, the cores each
+    part used in the minute(s) and the time inside the workers per kind (access logs)."""
     rng = random.Random(len(night.table_tokens))
     place = hall.Hall(args.client_threads)
     start = time.monotonic() + 1.0
@@ -153,16 +175,18 @@ def night_load(
         place.add(phones[-1], first)
     arrival = hall.Record()
     place.run(arrival, window)
-    cpu = (servers_cpu(servers), time.process_time(), time.monotonic())
+    logs = [folder / f"access-{n}.log" for n in range(len(servers))]
+    offsets = [log.stat().st_size for log in logs]
+    cpu = (servers_cpu(servers), pg.cpu(), time.process_time(), time.monotonic())
     record = hall.Record()
     place.run(record, window + args.seconds)
-    end = time.monotonic()
+    seconds = time.monotonic() - cpu[3]
     used = {
-        "seconds": end - cpu[2],
-        "gunicorn": (servers_cpu(servers) - cpu[0]) / (end - cpu[2]),
-        "client": (time.process_time() - cpu[1]) / (end - cpu[2]),
+        "gunicorn": (servers_cpu(servers) - cpu[0]) / seconds,
+        "PostgreSQL": (pg.cpu() - cpu[1]) / seconds,
+        "this client": (time.process_time() - cpu[2]) / seconds,
     }
-    return arrival, record, phones, used
+    return arrival, record, phones, used, hall.served(logs, offsets)
 
 
 def ceiling(
@@ -269,6 +293,7 @@ def shared_state(servers: list[Server], night: hall.Night, url: str) -> bool:
 def step(
     pg: hall.Postgres, tables: int, binary: str, args: argparse.Namespace, folder: Path
 ) -> bool:
+    """One tournament size: the load (``--no-load``: none), then the ceiling ratio."""
     database = f"night{tables}"
     url = pg.fresh(database)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SECRET_KEY": secrets.token_hex(32)}
@@ -280,39 +305,54 @@ def step(
         f"{' '.join(options[:4])} (gthread), PostgreSQL 15; load average {load_average()}"
     )
     print(f"tournament made, players checked in, round 1 drawn: {night.seconds:.1f} s")
-    with serving(
-        "scorer:create_app()", args.servers, options, {**env, "DATABASE_URL": url}, folder
-    ) as servers:
-        warm(servers, night)
-        pg.reset_statements(database)
-        pg_before = pg.cpu()
-        arrival, record, phones, used = night_load(servers, night, args)
-        pg_cores = (pg.cpu() - pg_before) / (used["seconds"] + args.arrival)
-        report(f"arrival ({args.arrival:.0f} s)", arrival, args.arrival)
-        report(f"the minute(s) ({args.seconds:.0f} s)", record, args.seconds)
-        acked, lost = lost_hands(pg, database, phones)
-        errors = arrival.errors + record.errors
-        print(f"  hands acknowledged {acked}, not in the database {lost}; errors {len(errors)}")
-        for message in errors[:8]:
-            print("   ", message)
-        print(
-            f"  CPU in the minute(s): gunicorn {used['gunicorn']:.2f} cores, this client "
-            f"{used['client']:.2f} cores; PostgreSQL {pg_cores:.2f} cores (arrival included); "
-            f"requests started late: p95 {percentile(record.late_ms, 95):.0f} ms, "
-            f"max {max(record.late_ms, default=0):.0f} ms"
-        )
-        print("  PostgreSQL's busiest statements (calls, total ms, mean ms):")
-        for calls, total, mean, text in pg.top_statements(database):
-            print(f"    {calls:7} {total:9.0f} {mean:7.3f}  {text}")
-        held = holds(record) and holds(arrival) and lost == 0
-        print(
-            f"holds (0 errors, every kind p95 < {P95_LIMIT_MS:.0f} ms): {'yes' if held else 'NO'}"
-        )
-        if args.servers > 1:
-            held = shared_state(servers, night, url) and held
-        if args.ceiling:
+    app_env = {**env, "DATABASE_URL": url}
+    held = True
+    if args.load:
+        with serving(SCORER, args.servers, options, app_env, folder, access=True) as servers:
+            warm(servers, night)
+            held = night_report(servers, night, args, pg, database, folder)
+            if args.servers > 1:
+                held = shared_state(servers, night, url) and held
+    if args.ceiling:
+        # a server of its own (no access log), on the same database after the load
+        with serving(SCORER, 1, options, app_env, folder) as servers:
             ceiling(binary, servers, night, env, folder, options, args.wrk_seconds)
     print(f"load average {load_average()}", flush=True)
+    return held
+
+
+def night_report(
+    servers: list[Server],
+    night: hall.Night,
+    args: argparse.Namespace,
+    pg: hall.Postgres,
+    database: str,
+    folder: Path,
+) -> bool:
+    """The night's load on ``servers``, printed; whether it holds."""
+    pg.reset_statements(database)
+    arrival, record, phones, used, inside = night_load(servers, night, args, pg, folder)
+    report(f"arrival ({args.arrival:.0f} s)", arrival, args.arrival)
+    report(f"the minute(s) ({args.seconds:.0f} s)", record, args.seconds)
+    print("  inside the workers (gunicorn's access log), the same requests:")
+    for kind in sorted(inside):
+        print(hall.stats_line(kind, inside[kind]))
+    acked, lost = lost_hands(pg, database, phones)
+    errors = arrival.errors + record.errors
+    print(f"  hands acknowledged {acked}, not in the database {lost}; errors {len(errors)}")
+    for message in errors[:8]:
+        print("   ", message)
+    print(
+        "  CPU in the minute(s): "
+        + ", ".join(f"{name} {cores:.2f} cores" for name, cores in used.items())
+        + f"; load average {load_average()}; requests started late: p95 "
+        f"{percentile(record.late_ms, 95):.0f} ms, max {max(record.late_ms, default=0):.0f} ms"
+    )
+    print("  PostgreSQL's busiest statements (calls, total ms, mean ms):")
+    for calls, total, mean, text in pg.top_statements(database):
+        print(f"    {calls:7} {total:9.0f} {mean:7.3f}  {text}")
+    held = holds(record) and holds(arrival) and lost == 0
+    print(f"holds (0 errors, every kind p95 < {P95_LIMIT_MS:.0f} ms): {'yes' if held else 'NO'}")
     return held
 
 
@@ -333,9 +373,7 @@ def final(pg: hall.Postgres, folder: Path, args: argparse.Namespace) -> None:
         f"600 players, 3 rounds of 12 deals played and closed: {time.perf_counter() - made:.0f} s"
     )
     options = ["-w", str(args.workers), "--threads", str(args.threads), "--log-level", "warning"]
-    with serving("scorer:create_app()", 1, options, {**env, "DATABASE_URL": url}, folder) as (
-        server,
-    ):
+    with serving(SCORER, 1, options, {**env, "DATABASE_URL": url}, folder) as (server,):
         browser = hall.Browser([server])
         times = []
         for _ in range(6):
@@ -368,6 +406,7 @@ def main() -> int:
     parser.add_argument("--client-threads", type=int, default=192)
     parser.add_argument("--wrk-seconds", type=int, default=10)
     parser.add_argument("--no-ceiling", dest="ceiling", action="store_false")
+    parser.add_argument("--no-load", dest="load", action="store_false", help="the ratios only")
     parser.add_argument("--final", action="store_true", help="only the draw and the final ranking")
     parser.add_argument("--go-on", action="store_true", help="step up even after a step fails")
     args = parser.parse_args()

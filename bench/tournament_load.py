@@ -559,6 +559,35 @@ class Hall:
             self.cond.notify()
 
 
+ACCESS_FORMAT = "%(m)s %(U)s %(s)s %(D)s"
+"""gunicorn's access log line: method, path, status, microseconds inside the worker."""
+
+
+def kind_of(method: str, path: str) -> str:
+    """The kind of request a device's ask is (as :class:`Record` names them)."""
+    if path.startswith("/m/"):
+        return "hand saved" if method == "POST" else "match page"
+    who = "player" if "/players/" in path else "beamer"
+    return f"{who} {'poll' if path.endswith('/live') else 'page'}"
+
+
+def served(logs: Sequence[Path], offsets: Sequence[int]) -> dict[str, list[float]]:
+    """Milliseconds inside the workers per kind, from the access logs after ``offsets``.
+
+    A request's time from its parsed head to its last byte written: the
+    client's time minus this is the wait for a connection and a worker thread.
+    """
+    out: dict[str, list[float]] = {}
+    for log, offset in zip(logs, offsets, strict=True):
+        with log.open("rb") as file:
+            file.seek(offset)
+            for line in file.read().decode(errors="replace").splitlines():
+                parts = line.split()
+                if len(parts) == 4 and parts[3].isdigit():
+                    out.setdefault(kind_of(parts[0], parts[1]), []).append(int(parts[3]) / 1000)
+    return out
+
+
 def spread(rng: random.Random, start: float, seconds: float) -> float:
     """A moment in ``[start, start + seconds)``: when a device first asks."""
     return start + rng.random() * seconds
