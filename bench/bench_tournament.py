@@ -69,6 +69,7 @@ P95_LIMIT_MS = 300.0
 RATIO_TARGET = 0.5
 BEAMERS = 3
 SCORER = "scorer:create_app()"
+TIMED = "timed_app:app()"  # scorer with each answer's CPU time (bench/timed_app.py)
 
 
 @contextmanager
@@ -83,18 +84,20 @@ def serving(
 ) -> Iterator[list[Server]]:
     """``count`` gunicorn masters serving ``app``, each on a port of its own.
 
-    ``access``: each writes its access log (:data:`hall.ACCESS_FORMAT`) to
-    ``folder/access-<n>.log``, for the time each request spent inside a worker.
+    ``access``: ``app`` wrapped by ``bench/timed_app.py`` (each answer's CPU time in a
+    header), each server writing its access log (:data:`hall.ACCESS_FORMAT`) to
+    ``folder/access-<n>.log``: the time and the CPU time each request took in a worker.
     """
     servers: list[Server] = []
     try:
         for n in range(count):
             log = folder / f"gunicorn-{app.split(':')[0]}-{n}.log"
-            extra = []
+            extra, served = [], app
             if access:
                 extra = ["--access-logfile", str(folder / f"access-{n}.log")]
-                extra += ["--access-logformat", hall.ACCESS_FORMAT]
-            process, port = launch_gunicorn([*options, *extra], app, cwd=cwd, env=env, log=log)
+                extra += ["--access-logformat", hall.ACCESS_FORMAT, "--pythonpath", str(BENCH)]
+                served = TIMED
+            process, port = launch_gunicorn([*options, *extra], served, cwd=cwd, env=env, log=log)
             servers.append(Server(process, port))
         yield servers
     finally:
@@ -152,11 +155,9 @@ def night_load(
     args: argparse.Namespace,
     pg: tdb.Postgres,
     folder: Path,
-) -> tuple[
-    hall.Record, hall.Record, list[hall.TablePhone], dict[str, float], dict[str, list[float]]
-]:
+) -> tuple[hall.Record, hall.Record, list[hall.TablePhone], dict[str, float], hall.Inside]:
     """Arrival, then the minute(s): the records of both, the table phones, the cores each
-    part used in the minute(s) and the time inside the workers per kind (access logs)."""
+    part used in the minute(s) and the time and CPU inside the workers per kind."""
     rng = random.Random(len(night.table_tokens))
     place = hall.Hall(args.client_threads)
     start = time.monotonic() + 1.0
@@ -377,8 +378,19 @@ def night_report(
     report(f"arrival ({args.arrival:.0f} s)", arrival, args.arrival)
     report(f"the minute(s) ({args.seconds:.0f} s)", record, args.seconds)
     print("  inside the workers (gunicorn's access log), the same requests:")
-    for kind in sorted(inside):
-        print(hall.stats_line(kind, inside[kind]))
+    for kind in sorted(inside.ms):
+        print(hall.stats_line(kind, inside.ms[kind]))
+    spent = {kind: sum(values) for kind, values in inside.cpu_ms.items()}
+    print(
+        f"  the workers' CPU per request (thread time), of {sum(spent.values()) / 1000:.1f} s "
+        f"in all ({sum(spent.values()) / 1000 / args.seconds:.2f} cores):"
+    )
+    for kind in sorted(spent, key=spent.__getitem__, reverse=True):
+        values = inside.cpu_ms[kind]
+        print(
+            f"  {kind:16} p50 {percentile(values, 50):6.1f} ms  p95 {percentile(values, 95):6.1f}"
+            f" ms  in all {spent[kind] / 1000:6.1f} s ({spent[kind] / sum(spent.values()):.0%})"
+        )
     acked, lost = lost_hands(pg, database, phones)
     errors = arrival.errors + record.errors
     print(f"  hands acknowledged {acked}, not in the database {lost}; errors {len(errors)}")

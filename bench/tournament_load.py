@@ -312,8 +312,9 @@ class Hall:
             self.cond.notify()
 
 
-ACCESS_FORMAT = "%(m)s %(U)s %(s)s %(D)s"
-"""gunicorn's access log line: method, path, status, microseconds inside the worker."""
+ACCESS_FORMAT = "%(m)s %(U)s %(s)s %(D)s %({x-bench-cpu-us}o)s"
+"""gunicorn's access log line: method, path, status, microseconds inside the worker and
+the CPU microseconds of its thread (``bench/timed_app.py``)."""
 
 
 def kind_of(method: str, path: str) -> str:
@@ -324,20 +325,32 @@ def kind_of(method: str, path: str) -> str:
     return f"{who} {'poll' if path.endswith('/live') else 'page'}"
 
 
-def served(logs: Sequence[Path], offsets: Sequence[int]) -> dict[str, list[float]]:
-    """Milliseconds inside the workers per kind, from the access logs after ``offsets``.
+@dataclass
+class Inside:
+    """Per kind of request: milliseconds inside the workers, and CPU milliseconds of it."""
 
-    A request's time from its parsed head to its last byte written: the
+    ms: dict[str, list[float]] = field(default_factory=dict)
+    cpu_ms: dict[str, list[float]] = field(default_factory=dict)
+
+
+def served(logs: Sequence[Path], offsets: Sequence[int]) -> Inside:
+    """What the access logs after ``offsets`` say of each kind of request.
+
+    A request's time runs from its parsed head to its last byte written: the
     client's time minus this is the wait for a connection and a worker thread.
     """
-    out: dict[str, list[float]] = {}
+    out = Inside()
     for log, offset in zip(logs, offsets, strict=True):
         with log.open("rb") as file:
             file.seek(offset)
             for line in file.read().decode(errors="replace").splitlines():
                 parts = line.split()
-                if len(parts) == 4 and parts[3].isdigit():
-                    out.setdefault(kind_of(parts[0], parts[1]), []).append(int(parts[3]) / 1000)
+                if len(parts) != 5 or not parts[3].isdigit():
+                    continue
+                kind = kind_of(parts[0], parts[1])
+                out.ms.setdefault(kind, []).append(int(parts[3]) / 1000)
+                if parts[4].isdigit():
+                    out.cpu_ms.setdefault(kind, []).append(int(parts[4]) / 1000)
     return out
 
 
