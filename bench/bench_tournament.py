@@ -441,12 +441,26 @@ def final(pg: tdb.Postgres, folder: Path, args: argparse.Namespace) -> None:
             f"{', '.join(f'{t:.0f}' for t in times[:2])} ms; "
             f"then {', '.join(f'{t:.0f}' for t in times[2:])} ms"
         )
-    cost = tdb.render_cost(url, view_token)
-    print(
-        "in process (test client, PAGE_CACHE off: standings built every time), median: "
-        + ", ".join(f"{name} {ms:.0f} ms" for name, ms in cost.items())
-    )
+    show_costs(tdb.costs(url, view_token, []))
     print("the PDF of the final ranking comes with the tournament's paper (a later issue)")
+
+
+def show_costs(found: dict[str, tdb.Cost]) -> None:
+    print("  in process, one at a time (median CPU of the app, the database's not counted; wall):")
+    for name, (cpu, wall) in found.items():
+        print(f"    {name:32} CPU {cpu:7.1f} ms   wall {wall:7.1f} ms")
+
+
+def cost_steps(pg: tdb.Postgres, sizes: list[int]) -> None:
+    """Per size: round 1 with a hand at every table, then :func:`tdb.costs`."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for tables in sizes:
+        url = pg.fresh(f"costs{tables}")
+        tdb.migrate(url, env)
+        night = tdb.build_night(url, tables)
+        tdb.one_hand_each(url, night.view_token)
+        print(f"== {tables} tables, round 1, a hand at every table; load average {load_average()}")
+        show_costs(tdb.costs(url, night.view_token, night.table_tokens))
 
 
 def main() -> int:
@@ -463,6 +477,7 @@ def main() -> int:
     parser.add_argument("--no-ceiling", dest="ceiling", action="store_false")
     parser.add_argument("--no-load", dest="load", action="store_false", help="the ratios only")
     parser.add_argument("--final", action="store_true", help="only the draw and the final ranking")
+    parser.add_argument("--costs", action="store_true", help="each kind of work in process")
     parser.add_argument("--go-on", action="store_true", help="step up even after a step fails")
     args = parser.parse_args()
 
@@ -474,6 +489,9 @@ def main() -> int:
     try:
         if args.final:
             final(pg, folder, args)
+            return 0
+        if args.costs:
+            cost_steps(pg, [int(t) for t in args.tables.split(",")])
             return 0
         ok = True
         for tables in (int(t) for t in args.tables.split(",")):

@@ -8,8 +8,8 @@
 - :func:`build_night`: a tournament made through ``scorer.services.tournaments``
   (created, players with start numbers from round 1, round 1 drawn), in process;
   :func:`played_night`: one whose rounds are all played and closed.
-- :func:`render_cost`: what building the standings and rendering the public
-  pages costs in process, without any cache.
+- :func:`costs`: what building the standings, the public pages, a table
+  phone's page and a saved hand cost in process, one at a time.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
@@ -224,48 +225,114 @@ def table_totals(url: str, token: str) -> list[tuple[str, int]]:
     return out
 
 
-def render_cost(url: str, view_token: str, runs: int = 5) -> dict[str, float]:
-    """Median ms in process (Flask test client, no network) of what a changed state costs.
+def one_hand_each(url: str, view_token: str) -> None:
+    """A hand at every table of the current round, through ``scorer.services`` (mid-round)."""
+    from scorer import create_app
+    from scorer.extensions import db
+    from scorer.services.tournaments import setup
+    from tests.tournament_builders import play_table
 
-    ``standings``: building the tournament's standings from the database;
-    ``ranking page``/``ranking fragment``/``player fragment``: the whole request
-    with ``PAGE_CACHE`` off, so the standings are built anew every time, as for
-    the first poll after a hand.
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        tournament = setup.get_tournament_for_view(view_token)
+        for table in tournament.round_rows[-1].tables:
+            play_table(table, 1)
+        db.session.remove()
+        db.engine.dispose()
+
+
+Cost = tuple[float, float]
+"""Median CPU milliseconds of this process (the database's own work not counted) and
+median wall milliseconds."""
+
+
+def costs(url: str, view_token: str, tokens: list[str], runs: int = 7) -> dict[str, Cost]:
+    """What each kind of work costs in process (Flask test client, no network), one at a time.
+
+    ``standings build``: the ranking, progress and seating built from the database
+    (what a poll after a change pays once per state and process); ``ranking page``:
+    the beamer's whole page with the standings built for it (``PAGE_CACHE`` off);
+    the fragments the beamer and a phone get after a change, the standings already
+    built (kept); the unchanged poll (304); with ``tokens`` (tables in play), a
+    table phone's match page and its hand saved over htmx (each at another table).
     """
+    from load import hand
+
     from scorer import create_app
     from scorer.extensions import db
     from scorer.services.tournaments import setup, standings
+    from tests.builders import form_data
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "PAGE_CACHE": False})
-    client = app.test_client()
-    out: dict[str, float] = {}
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url})
+    uncached = create_app({"SQLALCHEMY_DATABASE_URI": url, "PAGE_CACHE": False})
+    client, fresh = app.test_client(), uncached.test_client()
+    htmx = {"HX-Request": "true"}
+    out: dict[str, Cost] = {}
 
-    def median(call: Callable[[], object]) -> float:
-        call()  # warm: templates compiled, connections open
-        times = []
-        for _ in range(runs):
-            start = time.perf_counter()
-            call()
-            times.append((time.perf_counter() - start) * 1000)
-        return statistics.median(times)
+    def measure(name: str, call: Callable[[int], object], prepare: Callable[[int], object]) -> None:
+        prepare(0)
+        call(0)  # warm: templates compiled, connections open
+        cpu, wall = [], []
+        for n in range(1, runs + 1):
+            prepare(n)
+            start, used = time.perf_counter(), time.process_time()
+            call(n)
+            wall.append((time.perf_counter() - start) * 1000)
+            cpu.append((time.process_time() - used) * 1000)
+        out[name] = (statistics.median(cpu), statistics.median(wall))
 
-    def build() -> None:
+    def nothing(_: int) -> None:
+        return None
+
+    def build(_: int) -> None:
         with app.app_context():
             standings.build(setup.get_tournament_for_view(view_token))
             db.session.remove()
 
-    def get(path: str) -> Callable[[], object]:
-        def call() -> None:
-            response = client.get(path, headers={"HX-Request": "true"} if "/live" in path else {})
-            if response.status_code != 200:
-                raise RuntimeError(f"{path}: {response.status_code}")
+    def get(path: str, via: Any = client, headers: dict[str, str] | None = None) -> Any:
+        def call(_: int) -> None:
+            status = via.get(path, headers=headers or {}).status_code
+            if status not in (200, 304):
+                raise RuntimeError(f"{path}: {status}")
 
         return call
 
-    out["standings"] = median(build)
-    out["ranking page"] = median(get(f"/p/{view_token}"))
-    out["ranking fragment"] = median(get(f"/p/{view_token}/live"))
-    out["player fragment"] = median(get(f"/p/{view_token}/players/1/live"))
+    measure("standings build", build, nothing)
+    measure("ranking page, standings built", get(f"/p/{view_token}", fresh), nothing)
+    measure("ranking fragment", get(f"/p/{view_token}/live", headers=htmx), nothing)
+    measure("player fragment", get(f"/p/{view_token}/players/1/live", headers=htmx), nothing)
+    live = f"/p/{view_token}/live"
+    first = client.get(live, headers=htmx).headers
+    cached = {"If-None-Match": first["ETag"], "If-Modified-Since": first["Last-Modified"]}
+    measure("unchanged poll (304)", get(live, headers={**htmx, **cached}), nothing)
+
+    if not tokens:  # no table plays (a finished tournament)
+        with app.app_context():
+            db.engine.dispose()
+        with uncached.app_context():
+            db.engine.dispose()
+        return out
+
+    def page(n: int) -> None:
+        if client.get(f"/m/{tokens[n]}").status_code != 200:
+            raise RuntimeError("match page")
+
+    measure("match page", page, nothing)
+    forms: dict[int, dict[str, str]] = {}
+
+    def fill(n: int) -> None:
+        token = tokens[runs + 1 + n]
+        forms[n] = {**form_data(client.get(f"/m/{token}").get_data(as_text=True), "hand-form")}
+        forms[n].update(hand(n))
+
+    def save(n: int) -> None:
+        token = tokens[runs + 1 + n]
+        if client.post(f"/m/{token}/hands", data=forms[n], headers=htmx).status_code != 200:
+            raise RuntimeError("hand saved")
+
+    measure("hand saved", save, fill)
     with app.app_context():
+        db.engine.dispose()
+    with uncached.app_context():
         db.engine.dispose()
     return out
