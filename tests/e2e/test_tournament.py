@@ -5,12 +5,14 @@ ten players (some typed at the door, the rest pasted as a list), checks them in 
 draws round 1: one table of four and two of three.  Three table phones, each in its
 own browser context, open their table's link from the round page and enter every
 deal with the real hand form, taking turns hand by hand; one of them loses its
-connection while saving and sends the hand once it is back.  A beamer at 1920×1080
+connection while its Schreiber types and saves a hand, keeps it, and sends it once
+when it is back.  A beamer at 1920×1080
 shows the public ranking: within 5 s of the round's last hand it shows the places
 and totals the services compute (and the table phones' sheets add up to).  The
 players confirm, the organiser closes the round (a phone's late correction is then
 refused), draws and plays round 2, and corrects a hand after its table was done:
-the beamer and the change list show it.
+the beamer and the change list show it.  A second, short test replaces a table's
+link: the old phone says so and keeps what it had typed, the new one goes on.
 
 Everything a person does goes through the pages; the services are asked only for
 what the database holds (the ranking to compare with, the hands saved).  The draw
@@ -57,6 +59,8 @@ LISTED = [
 ]
 BEAMER_MS = 5_000
 """A saved hand shows on the beamer within 5 s (TOURNAMENT.md section 3)."""
+BOARD_MS = 15_000
+"""How long the test waits for the organiser's board, which asks every 5 s (not a promise)."""
 
 
 @pytest.fixture
@@ -76,11 +80,15 @@ Shot = Callable[[Any, str], Path]
 
 
 def shots(shot: Shot, page: Page, name: str) -> None:
-    """The page as it is, in light and in dark (the phone's or beamer's colour scheme)."""
+    """The page as it is, in light and in dark (the phone's or beamer's colour scheme).
+
+    Without motion: the highlight of a hand just saved would be caught half way (and
+    the dark scheme's own keyframes would start it again)."""
+    page.emulate_media(reduced_motion="reduce")
     shot(page, name)
     page.emulate_media(color_scheme="dark")
     shot(page, f"{name}-dark")
-    page.emulate_media(color_scheme="light")
+    page.emulate_media(color_scheme="light", reduced_motion="no-preference")
 
 
 # -- what the database holds (read only) ------------------------------------------------
@@ -88,7 +96,7 @@ def shots(shot: Shot, page: Page, name: str) -> None:
 
 def ranking_rows(live: LiveServer, token: str) -> list[re.Pattern[str]]:
     """The ranking the services compute, as the beamer's rows must read (regexes)."""
-    with live.app.test_request_context("/", headers={"Accept-Language": "de-DE"}):
+    with live.app.test_request_context("/?lang=de"):  # numbers as the German page writes them
         tournament = setup.get_tournament(token)
         current = standings.build(tournament)
         rows = []
@@ -179,7 +187,8 @@ def register_players(page: Page) -> None:
         waiting.first.locator("button[value=check_in]").click()
         expect(waiting).to_have_count(left - 1)
     expect(page.locator("#player-count")).to_contain_text("10 anwesend")
-    expect(page.locator("#tables-hint")).to_contain_text("10 Spieler")
+    tables = "10 Spieler → 1 Tisch zu 4, 2 Tische zu 3"
+    expect(page.locator("#tables-hint")).to_contain_text(tables)
     numbers = page.locator("li.t-player .t-number")
     assert sorted(int(n) for n in numbers.all_inner_texts()) == list(range(1, 11))
 
@@ -236,10 +245,25 @@ class Phone:
         return self.table.link.rsplit("/", 1)[1]
 
 
+COUNT_SENDING = """(() => {
+  // how many requests the page has on their way (htmx sends with XMLHttpRequest)
+  let sending = 0;
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (...args) {
+    sending += 1;
+    this.addEventListener("loadend", () => { sending -= 1; });
+    return send.apply(this, args);
+  };
+  Object.defineProperty(window, "__sending", { get: () => sending });
+})();"""
+"""Counts a phone's requests on their way: a connection cut under one is a console error."""
+
+
 def open_phone(make_page: Callable[..., Any], table: Table, number: int, deal: int = 1) -> Phone:
     """A phone scans the table's code: the match page with the tournament's header,
     at deal ``deal``."""
     page = make_page()
+    page.add_init_script(COUNT_SENDING)
     page.goto(table.link)
     phone = Phone(page, table, number, saved=deal - 1)
     bar = page.locator("#tournament-bar")
@@ -254,9 +278,8 @@ def pick(page: Page, fieldset: str, value: str) -> None:
     expect(page.locator(f"#{fieldset} input[value='{value}']")).to_be_checked()
 
 
-def fill_hand(phone: Phone) -> str:
-    """Type the next hand, varied by table and deal (made, failed, gone off), without
-    saving it; what the live result under the form says once it has all of it."""
+def fill_hand(phone: Phone) -> None:
+    """Type the next hand, varied by table and deal (made, failed, gone off), unsaved."""
     page, k = phone.page, phone.saved
     expect(page.locator(".tb-deal")).to_have_text(f"Spiel {k + 1} von {phone.deals}")
     lines = page.locator("#hand-form .party-line")
@@ -272,7 +295,7 @@ def fill_hand(phone: Phone) -> str:
     if kind == 2:
         pick(page, "outcome-set", "gone_off")
         page.locator("#bid").fill("160")
-        return "Abgegangen"
+        return
     bid, melds, tricks = (150 + 10 * phone.table.number, 100, 130) if kind == 0 else (300, 60, 110)
     page.locator("#bid").fill(str(bid))
     pick(page, "trump-set", "HEGS"[turn % 4])
@@ -281,7 +304,6 @@ def fill_hand(phone: Phone) -> str:
     page.locator(f"#parties-{rest[0]}-melds").fill("40")
     page.locator(f"#parties-{rest[0]}-tricks").fill(str(250 - tricks - 60))
     page.locator(f"#parties-{rest[1]}-tricks").fill("60")
-    return "= 250"  # the trick points' sum line, complete with the last field only
 
 
 def save(phone: Phone) -> None:
@@ -397,11 +419,11 @@ def test_a_whole_tournament_on_phones_with_a_beamer(
         play_hand(phone)
     shots(shot, offline.page, "t-phone-mid-round")
 
-    # one phone loses its connection as it saves its second hand: the hand is kept ...
-    complete = fill_hand(offline)
-    expect(offline.page.locator("#live-result")).to_contain_text(complete)
-    expect(offline.page.locator(".htmx-request")).to_have_count(0)  # nothing on its way
+    # one phone loses its connection (a dead spot in the hall) while its Schreiber types
+    # and saves the second hand: the hand is kept ...
+    offline.page.wait_for_function("() => window.__sending === 0")  # nothing on its way
     offline.page.context.set_offline(True)
+    fill_hand(offline)
     offline.page.locator(SAVE).click()
     note = offline.page.locator("#hand-form .offline-note")
     expect(note).to_contain_text("Keine Verbindung")
@@ -434,7 +456,7 @@ def test_a_whole_tournament_on_phones_with_a_beamer(
     sign_and_check(phones, live_server, token, 1)
     for table in tables:
         expect(organiser.locator(f"#board-table-{table.number}")).to_have_class(
-            re.compile(r"\bis-done\b.*\bis-signed\b")
+            re.compile(r"\bis-done\b.*\bis-signed\b"), timeout=BOARD_MS
         )
     expect(organiser.locator(".t-summary")).to_contain_text(
         "3 von 3 Tischen fertig · 3 unterschrieben"
