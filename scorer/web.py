@@ -143,12 +143,18 @@ def _error_page(error: HTTPException) -> tuple[str, int] | Response:
     return render_template("errors/error.html", code=code, error=error), code
 
 
+REPLACED_NOTICE_AT = "#link-replaced, #tournament-bar, #main > h1"
+"""Where a replaced link's explanation goes on the page that asked (see :func:`_not_found`)."""
+
+
 def _not_found(_: Exception) -> tuple[str, int] | Response:
     """404, or for a table's replaced link why it writes nothing any more.
 
-    An htmx request (the hand form, the offline queue sending a kept hand) gets
-    the explanation with 409, which the page shows in place of its content; what
-    the phone holds unsent stays in its draft.
+    An htmx request (the hand form, its live result, the offline queue sending a
+    kept hand) gets the explanation with 409, which the page shows at its top in
+    place of the table's header (a correction's page: its heading); the rest of
+    the page stays, so the hand form still shows what was typed, to be entered
+    on the new phone.  The next such answer replaces the explanation itself.
     """
     token = (request.view_args or {}).get("token")
     old = retired(token) if isinstance(token, str) else None
@@ -156,8 +162,9 @@ def _not_found(_: Exception) -> tuple[str, int] | Response:
         return _error_page(NotFound())
     if is_htmx():
         response = make_response(render_template("tournaments/table/_replaced.html", link=old), 409)
-        response.headers["HX-Retarget"] = "#main"
-        response.headers["HX-Reswap"] = "innerHTML"
+        # the first of these in the page's order (htmx's HX-Retarget takes a selector)
+        response.headers["HX-Retarget"] = REPLACED_NOTICE_AT
+        response.headers["HX-Reswap"] = "outerHTML show:window:top"
         return response
     return render_template("tournaments/table/replaced.html", link=old), 410
 

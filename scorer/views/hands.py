@@ -95,9 +95,10 @@ def save_from_form(
             error = locked_message()
         except ConflictError:
             status = 409
-            if back_to is not None:
-                # another page's form: what was typed stays, on the current version (saved
-                # again, it replaces what the other change wrote)
+            if back_to is not None or hand is not None:
+                # a correction (on its own page, or another page's form): what was typed
+                # stays, on the current version (saved again, it replaces what the other
+                # change wrote)
                 error = gettext(
                     "This match was changed in the meantime. What you typed is kept below; "
                     "check it and save again to replace the hand."
@@ -124,7 +125,8 @@ def save_from_form(
             return go_to(back_to or url_for("matches.show", token=match.token))
     elif not form.asks_only:
         error = gettext("Please correct the marked fields.")
-    if status == 409 and not reused and back_to is None:
+    if status == 409 and not reused and back_to is None and hand is None:
+        # (a correction's page has no match content to swap: it gets its form, below)
         fresh = services.sheet(match)
         context = entry_context(match, fresh, error=error)
         # the form targets itself; the current state replaces the whole match content

@@ -73,6 +73,30 @@ def test_correction_over_htmx_goes_back_to_the_sheet(app: Flask, client: FlaskCl
     assert sheet_of(app, token).totals[0] == 290
 
 
+def test_a_stale_correction_keeps_what_was_typed_on_its_page(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The correction page has no match content to swap: a conflict answers with its form
+    (values kept, the current version), not with the match page's content."""
+    token = _two_hands(client)
+    first, second = hand_ids(client, token)
+    stale = fill_hand(_edit_form(client, token, first), melds=[100])
+    # meanwhile another phone corrects the other hand
+    other = fill_hand(_edit_form(client, token, second), bid=190)
+    assert client.post(f"/m/{token}/hands/{second}", data=other).status_code == 303
+    response = client.post(f"/m/{token}/hands/{first}?lang=en", data=stale, headers=HX)
+    assert response.status_code == 409
+    assert "HX-Retarget" not in response.headers
+    assert "What you typed is kept below" in page_text(response)
+    kept = form_data(response.get_data(as_text=True), "hand-form")
+    assert kept["parties-0-melds"] == "100"
+    assert kept["version"] != stale["version"]
+    assert sheet_of(app, token).totals == [-380, 250, 140]
+    # saved again, it replaces the hand
+    assert client.post(f"/m/{token}/hands/{first}", data=kept).status_code == 303
+    assert sheet_of(app, token).totals[0] == 290
+
+
 def test_bad_correction_refused_values_kept(app: Flask, client: FlaskClient) -> None:
     token = _two_hands(client)
     first, _ = hand_ids(client, token)
