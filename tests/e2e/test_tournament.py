@@ -278,8 +278,9 @@ def pick(page: Page, fieldset: str, value: str) -> None:
     expect(page.locator(f"#{fieldset} input[value='{value}']")).to_be_checked()
 
 
-def fill_hand(phone: Phone) -> None:
-    """Type the next hand, varied by table and deal (made, failed, gone off), unsaved."""
+def fill_hand(phone: Phone) -> str:
+    """Type the next hand, varied by table and deal (made, failed, gone off), unsaved;
+    what the live result under the form says once it has the whole hand."""
     page, k = phone.page, phone.saved
     expect(page.locator(".tb-deal")).to_have_text(f"Spiel {k + 1} von {phone.deals}")
     lines = page.locator("#hand-form .party-line")
@@ -295,7 +296,7 @@ def fill_hand(phone: Phone) -> None:
     if kind == 2:
         pick(page, "outcome-set", "gone_off")
         page.locator("#bid").fill("160")
-        return
+        return "Abgegangen:"
     bid, melds, tricks = (150 + 10 * phone.table.number, 100, 130) if kind == 0 else (300, 60, 110)
     page.locator("#bid").fill(str(bid))
     pick(page, "trump-set", "HEGS"[turn % 4])
@@ -304,6 +305,16 @@ def fill_hand(phone: Phone) -> None:
     page.locator(f"#parties-{rest[0]}-melds").fill("40")
     page.locator(f"#parties-{rest[0]}-tricks").fill(str(250 - tricks - 60))
     page.locator(f"#parties-{rest[1]}-tricks").fill("60")
+    return "= 250"  # the trick points' sum, complete with the last field only
+
+
+def settled(page: Page, result: str) -> None:
+    """Wait until the live result under the form shows ``result`` and nothing is on its way.
+
+    The live result is asked for 350 ms after the last keystroke; its answer can change
+    the form's height and move the save button under a tap that is on its way."""
+    expect(page.locator("#live-result")).to_contain_text(result)
+    page.wait_for_function("() => window.__sending === 0")
 
 
 def save(phone: Phone) -> None:
@@ -320,7 +331,7 @@ def save_answered(page: Page, sent: re.Pattern[str]) -> None:
 
 
 def play_hand(phone: Phone) -> None:
-    fill_hand(phone)
+    settled(phone.page, fill_hand(phone))
     save(phone)
 
 
@@ -383,6 +394,7 @@ def test_a_whole_tournament_on_phones_with_a_beamer(
 ) -> None:
     # the organiser sets up the evening on a phone
     organiser = make_page()
+    organiser.add_init_script(COUNT_SENDING)
     token = create_tournament(organiser)
     shots(shot, organiser, "t-organiser-home")
     register_players(organiser)
@@ -444,7 +456,7 @@ def test_a_whole_tournament_on_phones_with_a_beamer(
         play_hand(phone)
     assert [p.done for p in phones] == [p is not four for p in phones]
     # the table of four's fourth is the round's last hand: on the beamer within 5 s
-    fill_hand(four)
+    settled(four.page, fill_hand(four))
     beamer_follows(beamer, live_server, token, lambda: save_answered(four.page, NEW_HAND))
     four.saved += 1
     expect(beamer.locator(".pub-count")).to_contain_text("Runde 1: 3 von 3 Tischen fertig")
@@ -472,6 +484,7 @@ def test_a_whole_tournament_on_phones_with_a_beamer(
     organiser.locator("#close-form button[type=submit]").click()
     expect(organiser.locator(".flash-info")).to_have_text("Runde 1 ist abgeschlossen.")
     late.page.locator("#bid").fill(str(int(bid) + 10))
+    settled(late.page, f"von {int(bid) + 10}")
     late.page.locator(SAVE).click()
     expect(late.page.get_by_role("alert")).to_contain_text("Runde des Turniers ist abgeschlossen")
     expect(late.page.locator("#bid")).to_have_value(str(int(bid) + 10))  # what was typed stays
@@ -491,7 +504,7 @@ def test_a_whole_tournament_on_phones_with_a_beamer(
     for _ in range(3):
         for phone in phones:
             play_hand(phone)
-    fill_hand(four)
+    settled(four.page, fill_hand(four))
     beamer_follows(beamer, live_server, token, lambda: save_answered(four.page, NEW_HAND))
     four.saved += 1
     sign_and_check(phones, live_server, token, 2)
@@ -507,6 +520,7 @@ def test_a_whole_tournament_on_phones_with_a_beamer(
     expect(organiser.locator("h1")).to_contain_text(f"Tisch {table.number}: Spiel 1 korrigieren")
     before = organiser.locator("#bid").input_value()
     organiser.locator("#bid").fill("300")  # the declarer's count falls short: failed
+    settled(organiser, "von 300: verloren")
     correction = re.compile(r"/t/[\w-]+/tables/\d+/hands/1$")
     beamer_follows(beamer, live_server, token, lambda: save_answered(organiser, correction))
     organiser.wait_for_url(f"**/t/{token}/board")
@@ -544,7 +558,7 @@ def test_a_replaced_link_writes_nothing_and_the_new_phone_goes_on(
     table = seating(organiser)[0]
     old = open_phone(make_page, table, 1)
     play_hand(old)
-    fill_hand(old)
+    settled(old.page, fill_hand(old))
     typed = old.page.locator("#bid").input_value()
 
     organiser.locator("#table-1 a[href$='/link']").click()
