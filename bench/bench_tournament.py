@@ -485,8 +485,8 @@ def main() -> int:
     folder = Path(tempfile.mkdtemp(prefix="scorer-tournament-"))
     pg = tdb.Postgres(free_port())
     print(f"{os.cpu_count()} CPUs, load average {load_average()}", flush=True)
-    pg.start()
     try:
+        pg.start()  # inside: a server that failed to start still leaves no folder behind
         if args.final:
             final(pg, folder, args)
             return 0
