@@ -316,3 +316,28 @@ def test_while_tables_save_fast_the_ranking_is_built_at_most_every_few_seconds(
     response = client.get(url, headers=HX)
     assert response.status_code == 200  # fresh enough no more: the new state
     assert "2/3" in response.get_data(as_text=True)
+
+
+def test_a_process_reads_the_poll_state_at_most_every_half_second(
+    app: Flask, client: FlaskClient, evening: Evening, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Within TOURNAMENT_POLL_KEEP seconds a poll answers from the state read last (one
+    read per link and process); after it, a saved hand shows."""
+    from scorer.services.tournaments import polls, standings
+
+    app.config["TOURNAMENT_POLL_KEEP"] = 0.5
+    clock = [500.0]
+    monkeypatch.setattr(polls.time, "monotonic", lambda: clock[0])
+    reads = []
+    real = standings.poll_state
+    monkeypatch.setattr(polls, "poll_state", lambda token: reads.append(token) or real(token))
+    url = _polled(client.get(f"/p/{evening.view}").get_data(as_text=True))
+    assert client.get(url, headers=HX).status_code == 204
+    evening.save_hand_at(2)
+    clock[0] += 0.2
+    assert client.get(url, headers=HX).status_code == 204  # the state read 0.2 s ago
+    assert len(reads) == 1
+    clock[0] += 0.4
+    response = client.get(url, headers=HX)
+    assert response.status_code == 200 and "2/3" in response.get_data(as_text=True)
+    assert len(reads) == 2

@@ -21,6 +21,9 @@
 ``standings``
     The ranking, the round's progress and seating, the public pages' poll
     state (a state built at most every ``TOURNAMENT_FRESH`` seconds).
+``polls``
+    The public pages' poll state, read at most every half second per link and
+    process (``TOURNAMENT_POLL_KEEP``).
 ``seating``
     Where everybody sits (by name, by table), the name list, a player's page.
 ``money``

@@ -254,6 +254,8 @@ class _Kept:
         self.lock = threading.Lock()
         self.entries: LRUCache[tuple[int, str], Standings] = LRUCache(maxsize=KEPT)
         self.rounds: LRUCache[tuple[object, ...], _RoundView] = LRUCache(maxsize=4 * KEPT)
+        # per tournament: the lock its builds take turns on
+        self.building: dict[int, threading.Lock] = {}
         # per tournament: the newest state shown, and when this process first saw it
         self.latest: dict[int, tuple[float, PollState]] = {}
 
@@ -455,10 +457,17 @@ def standings(tournament: Tournament, tag: str | None = None) -> Standings:
     key = (tournament.id, tag)
     with kept.lock:
         found = kept.entries.get(key)
-    if found is None:
-        found = build(tournament, kept)
+        building = kept.building.setdefault(tournament.id, threading.Lock())
+    if found is not None:
+        return found
+    # one build per state and process: the other threads asking for it wait for it
+    with building:
         with kept.lock:
-            kept.entries[key] = found
+            found = kept.entries.get(key)
+        if found is None:
+            found = build(tournament, kept)
+            with kept.lock:
+                kept.entries[key] = found
     return found
 
 

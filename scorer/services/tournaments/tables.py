@@ -22,7 +22,7 @@ from ...extensions import db
 from ...models import Hand, Match
 from ...rules import RulesError
 from ...rules.tournament import lost_game
-from ...tournament_models import Confirmation, Entrant, Round, Tournament, TournamentTable
+from ...tournament_models import Confirmation, Entrant, Round, TournamentTable
 from ..errors import ConflictError
 from ..sheets import standing
 from ..writes import touch
@@ -118,9 +118,10 @@ def table_of_match(match_id: int) -> TournamentTable | None:
     ).scalar_one_or_none()
 
 
-def names_of(tournament: Tournament) -> dict[int, Entrant]:
-    """The tournament's players by id."""
-    return {e.id: e for e in tournament.entrants}
+def names_of(table: TournamentTable) -> dict[int, Entrant]:
+    """The players of ``table`` by id (read alone: a hall holds thousands)."""
+    found = db.session.execute(select(Entrant).where(Entrant.id.in_(table.players))).scalars()
+    return {e.id: e for e in found}
 
 
 def confirm(table: TournamentTable, entrant_id: int) -> None:
@@ -191,7 +192,7 @@ def header_of(match: Match) -> TableHeader | None:
         return None
     row = table.round
     tournament = row.tournament
-    entrants = names_of(tournament)
+    entrants = names_of(table)
     confirmed = {c.entrant_id for c in table.confirmations}
     state = standing(match)
     lost = lost_games([match.id]) if match.finished_at is not None else Counter()

@@ -21,8 +21,8 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from ...house_rules import rules_page
 from ...rules import RulesError
 from ...rules.tournament import lost_game_fee
+from ...services.tournaments import polls, setup, standings
 from ...services.tournaments import seating as seats
-from ...services.tournaments import setup, standings
 from ...services.tournaments.standings import PollState, Standings
 from ...web import go_to, render
 from ..polls import conditional, etag, qr_svg, read_only
@@ -41,7 +41,7 @@ WAITING_SHOWN = 24
 
 
 def _state(view_token: str) -> PollState:
-    state = standings.poll_state(view_token)
+    state = polls.recent_poll_state(view_token)
     if state is None:
         abort(404)
     return standings.settled(state)
