@@ -645,7 +645,7 @@ def ranking(
     return places
 
 
-# -- the prize fund and the prizes beyond the money (TOURNAMENT.md section 1.7-1.8) -----
+# -- the prize fund and the prizes beyond the money (docs/rules.md section 13) ---------------
 
 MAX_SHARES = 100
 """The most places one prize fund is shared among (a share each)."""
