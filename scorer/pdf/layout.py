@@ -82,8 +82,8 @@ def css_string(text: str) -> Markup:
     return Markup('"' + "".join(out) + '"')
 
 
-def _page_numbers() -> Markup:
-    """``"Page " counter(page) " of " counter(pages)`` in the user's language."""
+def page_numbers() -> Markup:
+    """``"Page " counter(page) " of " counter(pages)`` in the user's language (for ``@page``)."""
     text = gettext("Page %(page)s of %(pages)s", page="\x01", pages="\x02")
     parts = []
     for piece in re.split("([\x01\x02])", text):
@@ -100,7 +100,7 @@ def _render(template: str, **context: Any) -> bytes:
     html = render_template(
         template,
         fonts=font_urls(),
-        page_numbers=_page_numbers(),
+        page_numbers=page_numbers(),
         css_title=css_string(context.get("title", "")),
         suit_name=suit_name,
         outcome_text=outcome_text,

@@ -39,7 +39,7 @@ from flask_babel import format_date, format_number, get_locale, gettext
 from markupsafe import Markup
 
 from ...words import MINUS, local_time, signed
-from ..layout import css_string, render_pdf
+from ..layout import css_string, page_numbers, render_pdf
 from ..resources import font_urls
 from . import lines, slipgrid
 
@@ -118,20 +118,6 @@ def day_text(held_on: str, first_drawn: Any = None) -> str:
 def points_text(points: int) -> str:
     """Points as a certificate writes them: ``1.234``, a loss ``−120`` (no brackets)."""
     return str(format_number(points)).replace("-", MINUS)
-
-
-def page_numbers() -> Markup:
-    """``"Page " counter(page) " of " counter(pages)`` in the user's language (for ``@page``)."""
-    text = gettext("Page %(page)s of %(pages)s", page="\x01", pages="\x02")
-    parts = []
-    for piece in re.split("([\x01\x02])", text):
-        if piece == "\x01":
-            parts.append("counter(page)")
-        elif piece == "\x02":
-            parts.append("counter(pages)")
-        elif piece:
-            parts.append(str(css_string(piece)))
-    return Markup(" ".join(parts))
 
 
 def shortened(text: str, most: int) -> str:
