@@ -27,7 +27,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import re
 from collections.abc import Mapping, Sequence
 from datetime import date
 from pathlib import Path
