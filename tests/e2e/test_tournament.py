@@ -35,7 +35,7 @@ from sqlalchemy import func, select
 
 from scorer.extensions import db
 from scorer.models import Hand, Match
-from scorer.services.tournaments import setup, standings
+from scorer.services.tournaments import polls, setup, standings
 from scorer.words import signed
 from tests.builders import make_app
 from tests.e2e.conftest import LiveServer, fits_width, start_server, stop_server
@@ -65,11 +65,17 @@ BOARD_MS = 15_000
 
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[LiveServer]:
-    """conftest's live server, but as the app runs in the hall: the public pages build
-    the ranking at most every ``TOURNAMENT_FRESH`` seconds (the production setting, not
-    the tests' 0), and the links and QR codes carry the address the phones reach
-    (``PUBLIC_URL``: here the live server's, in the hall the laptop's)."""
-    app = make_app(tmp_path, WTF_CSRF_ENABLED=True, TOURNAMENT_FRESH=standings.FRESH)
+    """conftest's live server, but as the app runs in the hall: the public pages read
+    their poll state at most every ``TOURNAMENT_POLL_KEEP`` seconds and build the ranking
+    at most every ``TOURNAMENT_FRESH`` seconds (the production settings, not the tests'
+    0), and the links and QR codes carry the address the phones reach (``PUBLIC_URL``:
+    here the live server's, in the hall the laptop's)."""
+    app = make_app(
+        tmp_path,
+        WTF_CSRF_ENABLED=True,
+        TOURNAMENT_FRESH=standings.FRESH,
+        TOURNAMENT_POLL_KEEP=polls.POLL_KEEP,
+    )
     live = start_server(app)
     app.config["PUBLIC_URL"] = live.url
     yield live
