@@ -64,6 +64,7 @@ def _fingerprint(template_folder: str) -> str:
     package = Path(__file__).parent  # scorer/pdf/tournament
     scorer = package.parents[1]
     sources = sorted((templates / TEMPLATES).glob("*.html"))
+    sources.append(templates / "pdf" / "_fonts.css.html")
     sources += sorted(package.glob("*.py"))
     sources += [package.parent / "layout.py", package.parent / "resources.py"]
     sources.append(scorer / "services" / "tournaments" / "paper.py")
