@@ -25,6 +25,50 @@ def new_seed() -> str:
     return secrets.token_hex(4)
 
 
+class Series(db.Model):  # type: ignore[name-defined]
+    """A series of tournament evenings (Binokel-Cup) with one overall ranking.
+
+    ``counting`` is how the evenings add up (``scorer.rules.tournament.SERIES_COUNTING``):
+    ``"all"`` evenings, the ``best`` k of them, or only players who played
+    ``"every"`` evening.  With ``met_across`` the draw of an evening counts the
+    earlier evenings' tables as met, so people meet new opponents across the series.
+    """
+
+    __tablename__ = "tournament_series"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token: Mapped[str] = mapped_column(String(32), unique=True, default=new_token)
+    view_token: Mapped[str] = mapped_column(String(32), unique=True, default=new_token)
+    name: Mapped[str] = mapped_column(String(80))
+    counting: Mapped[str] = mapped_column(String(8), default="all")
+    best: Mapped[int] = mapped_column(default=0)
+    met_across: Mapped[bool] = mapped_column(default=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    version: Mapped[int] = mapped_column(default=1)
+
+    tournaments: Mapped[list[Tournament]] = relationship(
+        back_populates="series", order_by="Tournament.id"
+    )
+    players: Mapped[list[SeriesPlayer]] = relationship(
+        back_populates="series", order_by="SeriesPlayer.id", cascade="all, delete-orphan"
+    )
+
+
+class SeriesPlayer(db.Model):  # type: ignore[name-defined]
+    """A person across the evenings of a series; each evening's entrant points to one."""
+
+    __tablename__ = "tournament_series_player"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    series_id: Mapped[int] = mapped_column(ForeignKey("tournament_series.id"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    club: Mapped[str] = mapped_column(String(60), default="")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    series: Mapped[Series] = relationship(back_populates="players")
+
+
 class Tournament(db.Model):  # type: ignore[name-defined]
     """A tournament evening (Binokelturnier)."""
 
@@ -62,7 +106,12 @@ class Tournament(db.Model):  # type: ignore[name-defined]
     prize_items: Mapped[list[str]] = mapped_column(JSON, default=list)
     # the joke prize of the last place (Trostpreis); "" = none
     joke_prize: Mapped[str] = mapped_column(String(100), default="")
+    # the series (Binokel-Cup) this evening belongs to, if any
+    series_id: Mapped[int | None] = mapped_column(
+        ForeignKey("tournament_series.id"), index=True, default=None
+    )
 
+    series: Mapped[Series | None] = relationship(back_populates="tournaments")
     entrants: Mapped[list[Entrant]] = relationship(
         back_populates="tournament", order_by="Entrant.id", cascade="all, delete-orphan"
     )
@@ -93,6 +142,10 @@ class Entrant(db.Model):  # type: ignore[name-defined]
     # what the player paid at the cash desk (entry fee and lost-game money), and when
     paid_cents: Mapped[int | None] = mapped_column(default=None)
     paid_at: Mapped[datetime | None] = mapped_column(default=None)
+    # the same person on the series' other evenings (a tournament in a series only)
+    series_player_id: Mapped[int | None] = mapped_column(
+        ForeignKey("tournament_series_player.id"), index=True, default=None
+    )
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     tournament: Mapped[Tournament] = relationship(back_populates="entrants")

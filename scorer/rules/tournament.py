@@ -18,9 +18,11 @@ import hashlib
 import itertools
 import random
 import re
+import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
+from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import TypeVar
 
@@ -823,3 +825,144 @@ def round_fees(lost: Sequence[int | None], schedule: str) -> tuple[Decimal | Non
         fees.append(lost_game_fee(before + games, schedule) - lost_game_fee(before, schedule))
         before += games
     return tuple(fees)
+
+
+# -- the series (Binokel-Cup): evenings added up (docs/rules.md section 13) ------------------
+
+SERIES_COUNTING = ("all", "best", "every")
+"""How a series' evenings add up: all of them, the best k, or only players of every evening."""
+
+
+def series_evenings(
+    played: Sequence[int | None], counting: str, best: int = 0
+) -> tuple[int, ...] | None:
+    """Which evenings count for one player: their indices, or ``None`` when not ranked.
+
+    ``played`` holds the player's points of each evening held so far, ``None``
+    for an evening they missed.  ``"all"`` counts every evening played;
+    ``"best"`` the ``best`` highest of them (all when fewer were played; of
+    equal evenings the earlier); ``"every"`` all of them, but only a player who
+    played every evening is ranked.
+
+    >>> series_evenings([300, None, 500], "all")
+    (0, 2)
+    >>> series_evenings([300, 200, 500], "best", 2)
+    (0, 2)
+    >>> series_evenings([300, None, 500], "every") is None
+    True
+    """
+    if counting not in SERIES_COUNTING:
+        raise RulesError("'{counting}' is no way to count a series", counting=counting)
+    if counting == "best" and (not isinstance(best, int) or isinstance(best, bool) or best < 1):
+        raise RulesError("the best '{best}' evenings: give a number of 1 or more", best=best)
+    for value in played:
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise RulesError("'{value}' is not a number of points", value=value)
+    attended = [index for index, value in enumerate(played) if value is not None]
+    if counting == "every":
+        return tuple(attended) if attended and len(attended) == len(played) else None
+    if not attended:
+        return None
+    if counting == "best":
+        chosen = sorted(attended, key=lambda index: (-(played[index] or 0), index))[:best]
+        return tuple(sorted(chosen))
+    return tuple(attended)
+
+
+def series_ranking(
+    evenings: Mapping[K, Sequence[int | None]], counting: str, best: int = 0
+) -> dict[K, tuple[int, int]]:
+    """The series ranking: each ranked player's place and counted points, best first.
+
+    ``evenings`` maps a player to their points of each evening held (``None``
+    for a missed one; every player's sequence has one entry per evening).  A
+    player's series points are the sum of the evenings :func:`series_evenings`
+    counts; equal sums share a place as :func:`rank` gives them.  Players it
+    does not rank (``"every"`` and an evening missed) are left out.
+
+    >>> series_ranking({"a": [300, 200], "b": [None, 600], "c": [400, 100]}, "all")
+    {'b': (1, 600), 'a': (2, 500), 'c': (2, 500)}
+    >>> series_ranking({"a": [300, 200], "b": [None, 600], "c": [400, 100]}, "every")
+    {'a': (1, 500), 'c': (1, 500)}
+    >>> series_ranking({"a": [300, 200], "b": [None, 600], "c": [400, 100]}, "best", 1)
+    {'b': (1, 600), 'c': (2, 400), 'a': (3, 300)}
+    """
+    if not isinstance(evenings, Mapping):
+        raise RulesError("the evenings must map players to points")
+    lengths = {len(values) for values in evenings.values()}
+    if len(lengths) > 1:
+        raise RulesError("every player needs one entry per evening")
+    totals: dict[K, int] = {}
+    for player, values in evenings.items():
+        counted = series_evenings(values, counting, best)
+        if counted is not None:
+            totals[player] = sum(values[index] or 0 for index in counted)
+    return {player: (place, totals[player]) for player, place in rank(totals).items()}
+
+
+_UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
+_SOUNDS = (
+    ("ay", "ei"),
+    ("ey", "ei"),
+    ("ai", "ei"),
+    ("ph", "f"),
+    ("th", "t"),
+    ("dt", "t"),
+    ("ck", "k"),
+    ("tz", "z"),
+    ("y", "i"),
+)
+
+
+def name_key(name: str) -> str:
+    """A name as it is compared for the same person: case, spaces and dots do not count.
+
+    >>> name_key("  Hans   MAIER ")
+    'hans maier'
+    """
+    return " ".join(name.replace(".", " ").casefold().split())
+
+
+def _sound(name: str) -> str:
+    """A name as it sounds in Swabia: Maier, Meier, Mayer and Meyer alike, ä as ae."""
+    text = unicodedata.normalize("NFKD", name_key(name).translate(_UMLAUTS))
+    text = "".join(c for c in text if c.isalnum() or c == " ")
+    for spelled, said in _SOUNDS:
+        text = text.replace(spelled, said)
+    text = re.sub(r"(.)\1+", r"\1", text)
+    return " ".join(sorted(text.split()))
+
+
+def alike_names(name: str, names: Sequence[str]) -> list[int]:
+    """Indices of ``names`` that may be the same person as ``name`` but are not spelled alike.
+
+    The same :func:`name_key` is the same person (not listed here); a name that
+    sounds the same (Schäfer, Schaefer; Maier, Meyer; first and last name
+    swapped), has the same last name and a first name that is the other's
+    initial (H. Maier), or differs by one letter in a longer name is alike.
+
+    >>> alike_names("Hans Schäfer", ["Hans Schaefer", "Hans Schäfer", "H. Schäfer", "Eva Schäfer"])
+    [0, 2]
+    >>> alike_names("Meyer Sepp", ["Sepp Maier", "Sepp Mayr", "Josef Maier"])
+    [0, 1]
+    """
+    key, sound = name_key(name), _sound(name)
+    parts = key.split()
+    found: list[int] = []
+    for index, other in enumerate(names):
+        other_key = name_key(other)
+        if not other_key or other_key == key:
+            continue
+        other_sound = _sound(other)
+        other_parts = other_key.split()
+        alike = other_sound == sound
+        if not alike and len(parts) > 1 and len(other_parts) > 1:
+            same_last = _sound(parts[-1]) == _sound(other_parts[-1])
+            first, other_first = parts[0], other_parts[0]
+            initial = (len(first) == 1 or len(other_first) == 1) and first[0] == other_first[0]
+            alike = same_last and initial
+        if not alike and min(len(sound), len(other_sound)) >= 6:
+            alike = SequenceMatcher(None, sound, other_sound).ratio() >= 0.9
+        if alike:
+            found.append(index)
+    return found
