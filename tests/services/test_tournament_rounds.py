@@ -163,6 +163,32 @@ def test_the_draw_stands_once_a_table_has_entered_a_hand(in_app: Flask) -> None:
     assert row.attempt == 1
 
 
+def test_a_first_hand_saved_while_the_draw_is_made_again_is_kept(
+    in_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the table phone's first hand commits between the organiser's check and the redraw
+    tournament = tournament_with(9)
+    row = drawn(tournament, 1)
+    match = row.tables[0].match
+    real = rounds.has_hands
+    calls: list[bool] = []
+
+    def racing(checked: Round) -> bool:
+        if not calls:
+            calls.append(True)
+            services.save_hand(match, a_hand(match))  # the phone, just before the redraw
+            return False  # what the organiser's request had read
+        return real(checked)
+
+    monkeypatch.setattr(rounds, "has_hands", racing)
+    with pytest.raises(RulesError, match="the draw stands"):
+        rounds.redraw(tournament, row, attempt=1)
+    db.session.expire_all()
+    assert db.session.get(Match, match.id) is not None
+    assert len(db.session.get_one(Match, match.id).hands) == 1
+    assert db.session.get_one(Round, row.id).attempt == 1
+
+
 # -- replacing a table's link ----------------------------------------------------------
 
 

@@ -204,6 +204,15 @@ def redraw(tournament: Tournament, row: Round, attempt: int) -> Round:
     if done != 1:
         db.session.rollback()
         raise ConflictError()
+    # A table phone's first hand may have come in since the check above: with the
+    # matches locked (a hand now waits, then finds its match gone: a conflict, not
+    # a save) look again, or the matches' cascade would delete a saved hand.
+    ids = [t.match_id for t in row.tables]
+    if ids:
+        db.session.execute(select(Match.id).where(Match.id.in_(ids)).with_for_update())
+    if has_hands(row):
+        db.session.rollback()
+        raise RulesError("a table of this round has entered a hand: the draw stands")
     old_matches = [t.match for t in row.tables]
     row.tables.clear()
     db.session.flush()
