@@ -292,6 +292,24 @@ def test_the_change_list_after_corrections_by_phone_and_organiser(in_app: Flask)
     assert [c.at for c in listed] == sorted((c.at for c in listed), reverse=True)
 
 
+def test_at_a_table_of_four_the_change_names_who_sat_the_deal_out(in_app: Flask) -> None:
+    tournament, row = a_round(10)  # tables of 4, 3, 3
+    table = row.tables[0]
+    assert len(table.players) == 4
+    match = table.match
+    for _ in range(4):  # a table of four plays 3 × 4/3 deals
+        services.save_hand(match, a_hand(match))
+    second = services.live_hands(match)[1]
+    services.save_hand(match, a_hand(match, declarer=2), hand=second)
+    (change,) = changes.changes(tournament)
+    assert change.deal == 2 and change.sits_out == second.dealer_seat
+    three = row.tables[1]
+    play(three, 3)
+    first = services.live_hands(three.match)[0]
+    services.save_hand(three.match, a_hand(three.match, declarer=1), hand=first)
+    assert changes.changes(tournament)[0].sits_out is None
+
+
 def test_a_correction_saved_unchanged_is_no_change(in_app: Flask) -> None:
     tournament, row = a_round()
     table = row.tables[0]

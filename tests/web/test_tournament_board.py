@@ -495,3 +495,17 @@ def test_every_organiser_form_carries_its_csrf_token(csrf_app: Flask) -> None:
     assert "Round 1 is closed." in after(client, closed)
     refused = client.post(f"/t/{token}/rounds/1/close", data={"warned": ""})
     assert refused.status_code == 400  # no token: the form has expired
+
+
+def test_the_change_list_shows_who_sat_a_deal_out(app: Flask, client: FlaskClient) -> None:
+    token = with_round(app, players=10, hands=None)  # a table of four and two of three
+    with app.app_context():
+        match = the(token).round_rows[0].tables[0].match
+        second = services.live_hands(match)[1]
+        sitting_out = second.dealer_seat
+        services.save_hand(match, a_hand(match, declarer=2), hand=second)
+        name = the(token).round_rows[0].tables[0].match.seats[sitting_out].name
+    page = client.get(f"/t/{token}/changes").get_data(as_text=True)
+    assert f'<th>{name}</th><td colspan="2" class="muted">Dealer sits out</td>' in page
+    client.set_cookie("lang", "de")
+    assert "Geber setzt aus" in page_text(client.get(f"/t/{token}/changes"))

@@ -108,6 +108,8 @@ class Change:
     link: int | None
     before: Any
     after: Any
+    # the seat that sat the deal out (the dealer at a table of four), None at a table of three
+    sits_out: int | None = None
 
     @property
     def by_organiser(self) -> bool:
@@ -123,15 +125,15 @@ def _slip_seats(table: TournamentTable, paper: Mapping[str, Any] | None) -> Any:
 def _hand_changes(
     table: TournamentTable,
     names: tuple[str, ...],
-    events: Sequence[tuple[HandEvent, int]],
+    events: Sequence[tuple[HandEvent, int, int]],
     retired: Sequence[datetime],
 ) -> list[Change]:
-    done = done_index([event.action for event, _ in events], deals_of(table.match))
+    done = done_index([event.action for event, _, _ in events], deals_of(table.match))
     if done is None:
         return []
     last: dict[int, Mapping[str, Any]] = {}
     changes = []
-    for index, (event, seq) in enumerate(events):
+    for index, (event, seq, dealer) in enumerate(events):
         before = last.get(event.hand_id)
         last[event.hand_id] = event.snapshot
         if index <= done or (event.action == "corrected" and event.snapshot == before):
@@ -149,6 +151,7 @@ def _hand_changes(
                 link=None if event.via == ORGANISER else link_then(retired, event.created_at),
                 before=None if event.action in ("created", "restored") else had,
                 after=None if event.action == "deleted" else shot,
+                sits_out=dealer if len(table.players) == 4 else None,
             )
         )
     return changes
@@ -191,15 +194,15 @@ def changes(tournament: Tournament) -> list[Change]:
     by_match = {t.match_id: t for t in tables}
     if not by_match:
         return []
-    history: dict[int, list[tuple[HandEvent, int]]] = defaultdict(list)
+    history: dict[int, list[tuple[HandEvent, int, int]]] = defaultdict(list)
     rows = db.session.execute(
-        select(HandEvent, Hand.match_id, Hand.seq)
+        select(HandEvent, Hand.match_id, Hand.seq, Hand.dealer_seat)
         .join(Hand, HandEvent.hand_id == Hand.id)
         .where(Hand.match_id.in_(list(by_match)))
         .order_by(HandEvent.id)
     )
-    for event, match_id, seq in rows:
-        history[match_id].append((event, seq))
+    for event, match_id, seq, dealer in rows:
+        history[match_id].append((event, seq, dealer))
     retired: dict[int, list[datetime]] = defaultdict(list)
     for match_id, when in db.session.execute(
         select(RetiredLink.match_id, RetiredLink.retired_at).where(
