@@ -96,7 +96,9 @@ def three_evenings(in_app: Flask) -> Series:
 
 
 def ranked(the_series: Series) -> dict[str, tuple[int | None, int]]:
-    return {line.name: (line.place, line.total) for line in series.series_standings(the_series).lines}
+    return {
+        line.name: (line.place, line.total) for line in series.series_standings(the_series).lines
+    }
 
 
 def test_the_ranking_counts_all_evenings(three_evenings: Series) -> None:

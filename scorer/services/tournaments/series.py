@@ -311,9 +311,7 @@ def series_standings(series: Series) -> SeriesStandings:
         counted = series_evenings(values, series.counting, best) or ()
         place, total = ranked.get(key, (None, sum(v or 0 for v in values)))
         name, club, undecided = who[key]
-        lines.append(
-            SeriesLine(key, name, club, place, tuple(values), counted, total, undecided)
-        )
+        lines.append(SeriesLine(key, name, club, place, tuple(values), counted, total, undecided))
     lines.sort(key=lambda x: (x.place is None, x.place or 0, -x.total, alphabetical(x.name)))
     return SeriesStandings(
         name=series.name,

@@ -307,9 +307,7 @@ def met_before(tournament: Tournament) -> list[list[tuple[int, ...]]]:
     met: dict[tuple[int, int], list[tuple[int, ...]]] = {}
     for tournament_id, number, players in rows:
         seated = tuple(
-            tonight[person_of[p]]
-            for p in players
-            if p in person_of and person_of[p] in tonight
+            tonight[person_of[p]] for p in players if p in person_of and person_of[p] in tonight
         )
         tables = met.setdefault((tournament_id, number), [])
         if len(seated) >= 2:
