@@ -73,6 +73,8 @@ def test_series_pages_in_both_languages(
     with app.app_context():
         view = setup.get_tournament(evening).view_token
     assert f"/p/cup/{view_token}" in client.get(f"/p/{view}").get_data(as_text=True)
+    rules = client.get(f"/p/{view}/rules?lang={lang}")
+    assert rules.status_code == 200 and f"/p/cup/{view_token}" in rules.get_data(as_text=True)
 
 
 def test_settings_change_and_hostile_values_are_refused(app: Flask, client: FlaskClient) -> None:

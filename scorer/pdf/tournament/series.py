@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import render_template
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
 from ...words import signed
 from ..layout import css_string, page_numbers, render_pdf
@@ -27,7 +27,9 @@ PORTRAIT_EVENINGS = 6
 def counting_text(standing: Any) -> str:
     """How the evenings count, in words ("the best 4 evenings count")."""
     if standing.counting == "best":
-        return str(gettext("The best %(best)s evenings count.", best=standing.best))
+        return str(
+            ngettext("The best evening counts.", "The best %(num)s evenings count.", standing.best)
+        )
     if standing.counting == "every":
         return str(gettext("Only players of every evening are ranked."))
     return str(gettext("All evenings count."))
