@@ -29,6 +29,7 @@ from ...tournament_models import Entrant, Tournament, TournamentTable
 from ..errors import NotFound
 from ..starting import storable
 from .rounds import in_round
+from .series_people import link_entrants
 from .setup import bump
 
 MAX_NAME = 40
@@ -143,6 +144,7 @@ def register(
             _check_number(tournament, number)
     entrant = Entrant(name=name, club=club, household=household)
     tournament.entrants.append(entrant)
+    link_entrants(tournament, [entrant])  # a series evening: the same person as before
     bump(tournament)
     db.session.commit()
     if present:
@@ -172,6 +174,7 @@ def register_many(tournament: Tournament, rows: Iterable[tuple[str, str]]) -> Ad
         known[name.casefold(), club.casefold()] = entrant
         result.added.append(entrant)
     if result.added:
+        link_entrants(tournament, result.added)  # a series evening: the same people as before
         bump(tournament)
         db.session.commit()
     return result

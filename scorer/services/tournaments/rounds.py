@@ -28,6 +28,7 @@ from ...tournament_models import Entrant, RetiredLink, Round, Tournament, Tourna
 from ..errors import ConflictError
 from ..sheets import sheet, standing_of
 from ..starting import default_parties
+from .series_people import met_before
 from .setup import bump, table_ruleset_of
 
 _MATCHES = Match.__table__
@@ -59,9 +60,13 @@ def _seed(tournament: Tournament, number: int, attempt: int) -> str:
 
 
 def _met(tournament: Tournament, before: int) -> list[list[tuple[int, ...]]]:
-    """The earlier rounds' tables as start numbers (what the draw avoids repeating)."""
+    """The earlier rounds' tables as start numbers (what the draw avoids repeating).
+
+    In a series that counts them, the earlier evenings' tables come first
+    (``series_people.met_before``: each person as tonight's start number).
+    """
     numbers = {e.id: e.number for e in tournament.entrants}
-    return [
+    return met_before(tournament) + [
         [tuple(numbers[p] or 0 for p in table.players) for table in row.tables]
         for row in tournament.round_rows
         if row.number < before

@@ -22,11 +22,15 @@
     the prize fund, the prizes and the prize list (also public).
 ``paper``
     The printouts (PDF): table cards, paper slips, rankings, certificates.
+``series``
+    The series (Binokel-Cup): made from a tournament, its organiser page (the
+    evenings, how they count, the ranking, the next evening), the same person
+    across evenings, the public series ranking and its PDF.
 """
 
 from flask import Blueprint
 
-from . import corrections, money, organiser, paper, players, public, rounds, table
+from . import corrections, money, organiser, paper, players, public, rounds, series, table
 
 BLUEPRINTS: tuple[Blueprint, ...] = (
     organiser.bp,
@@ -37,4 +41,5 @@ BLUEPRINTS: tuple[Blueprint, ...] = (
     table.bp,
     money.bp,
     paper.bp,
+    series.bp,
 )

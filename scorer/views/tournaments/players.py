@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from ... import services
 from ...forms.tournament import ImportForm, PlayerActionForm, PlayerForm
 from ...rules import RulesError
-from ...services.tournaments import entrants, importing, setup
+from ...services.tournaments import entrants, importing, series_people, setup
 from ...tournament_models import Entrant, Tournament
 from ...web import go_to, is_htmx, render
 from ...words import rules_message
@@ -75,6 +75,9 @@ def _context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
         "state_of": lambda e: entrants.status(tournament, e),
         "next_number": entrants.next_free_number(tournament),
         "max_lines": importing.MAX_LINES,
+        # a series evening: the players whose person is still to be chosen, and the links made
+        "series_choices": series_people.choices(tournament),
+        "series_linked": series_people.linked(tournament),
         **extra,
     }
 
