@@ -112,7 +112,7 @@ def test_new_evening_double_tap_makes_one(app: Flask, client: FlaskClient) -> No
     # the new evening's organiser link is shown once, as a new tournament's
     home = client.get(first.headers["Location"] + "?lang=en")
     assert "Your organiser link" in page_text(home)
-    assert "Herbstturnier · evening 2" in page_text(home)
+    assert "Herbstturnier · 2. Abend" in page_text(home)  # named in the language it was made in
     # without a key nothing is made
     assert client.post(f"/cup/{token}/evenings", data={}).status_code == 422
     assert the_series(app, token)[4] == 2
