@@ -223,3 +223,38 @@ def test_every_form_of_the_series_has_its_csrf_field(csrf_app: Flask) -> None:
         html = client.get(path).get_data(as_text=True)
         for form in re.findall(r"<form[^>]*method=\"post\".*?</form>", html, re.S):
             assert 'name="csrf_token"' in form, (path, form[:200])
+
+
+def test_the_next_evening_registers_the_series_players_with_one_tap(
+    app: Flask, client: FlaskClient
+) -> None:
+    with app.app_context():
+        first = tournament_with(["Hans Schäfer", "Eva Roth", "Otto Bauer", "Ida Kern"], rounds_=1)
+        made = series.create_series(first)
+        second = series.new_evening(made, idempotency_key="k")
+        token = second.token
+    # Eva came to the door first and was typed in already
+    client.post(
+        f"/t/{token}/players",
+        data={"name": "Eva Roth", "club": "", "household": "", "number": "", "action": "register"},
+    )
+    page = client.get(f"/t/{token}/players?lang=en")
+    assert "Register the series' 3 other players" in page_text(page)
+    data = form_data(page.get_data(as_text=True), "series-register")
+    done = client.post(f"/t/{token}/series/people?lang=en", data=data, follow_redirects=True)
+    assert "3 players of the series registered" in page_text(done)
+    again = client.post(f"/t/{token}/series/people?lang=en", data=data, follow_redirects=True)
+    assert "Every player of the series is registered already." in page_text(again)
+    with app.app_context():
+        evening = setup.get_tournament(token)
+        people = {p.name: p.id for p in evening.series.players}
+        assert sorted(e.name for e in evening.entrants) == sorted(people)
+        assert all(e.series_player_id == people[e.name] for e in evening.entrants)
+        assert all(e.number is None for e in evening.entrants)  # not checked in
+    assert "Register the series'" not in page_text(client.get(f"/t/{token}/players?lang=en"))
+    # without the form's token nothing is registered
+    assert client.post(f"/t/{token}/series/people", data={}).status_code == 303
+    # a tournament outside a series: 404
+    with app.app_context():
+        alone = tournament_with(3).token
+    assert client.post(f"/t/{alone}/series/people", data=data).status_code == 404

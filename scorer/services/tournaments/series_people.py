@@ -313,3 +313,41 @@ def met_before(tournament: Tournament) -> list[list[tuple[int, ...]]]:
         if len(seated) >= 2:
             tables.append(seated)
     return [tables for tables in met.values() if tables]
+
+
+def absent_people(tournament: Tournament) -> list[SeriesPlayer]:
+    """The series' people without a player on this evening yet, by name."""
+    series = tournament.series
+    if series is None:
+        return []
+    taken = _taken(tournament)
+    here = {(name_key(e.name), _folded(e.club).casefold()) for e in tournament.entrants}
+    return sorted(
+        (
+            p
+            for p in series.players
+            if p.id not in taken and (name_key(p.name), _folded(p.club).casefold()) not in here
+        ),
+        key=lambda p: (name_key(p.name), p.id),
+    )
+
+
+def register_people(tournament: Tournament) -> list[Entrant]:
+    """Register the series' people who have no player on this evening, committed.
+
+    The list of the earlier evenings as the door's list: each is registered as
+    that person (not checked in; who comes gets a start number at check-in).
+    A second tap registers nobody twice.
+    """
+    from .entrants import MAX_ENTRANTS  # the registration imports this module
+
+    if tournament.series is None:
+        raise NotFound()
+    people = absent_people(tournament)
+    if len(tournament.entrants) + len(people) > MAX_ENTRANTS:
+        raise RulesError("a tournament takes at most {most} players", most=MAX_ENTRANTS)
+    added = [Entrant(name=p.name, club=p.club, series_player_id=p.id) for p in people]
+    if added:
+        tournament.entrants.extend(added)
+        _changed(tournament)
+    return added

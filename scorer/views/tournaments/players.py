@@ -78,6 +78,7 @@ def _context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
         # a series evening: the players whose person is still to be chosen, and the links made
         "series_choices": series_people.choices(tournament),
         "series_linked": series_people.linked(tournament),
+        "series_absent": series_people.absent_people(tournament),
         **extra,
     }
 

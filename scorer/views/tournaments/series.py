@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, flash, session, url_for
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response as WerkzeugResponse
 from wtforms import BooleanField, HiddenField, IntegerField, SelectField, StringField
@@ -232,6 +232,32 @@ def choose(token: str, entrant_id: int) -> WerkzeugResponse:
         flash(rules_message(exc), "error")
     else:
         flash(gettext("Saved."), "ok")
+    return go_to(back)
+
+
+@bp.post("/t/<token:token>/series/people")
+def register_people(token: str) -> WerkzeugResponse:
+    """Register the series' people who have no player on this evening yet (the door's list)."""
+    tournament = setup.get_tournament(token)
+    back = url_for("t_players.index", token=tournament.token)
+    if not AppForm().validate():
+        flash(gettext("The form has expired. Please try again."), "error")
+        return go_to(back + "#series-people")
+    try:
+        added = series_people.register_people(tournament)
+    except RulesError as exc:
+        flash(rules_message(exc), "error")
+    else:
+        flash(
+            ngettext(
+                "%(num)s player of the series registered: check them in as they come.",
+                "%(num)s players of the series registered: check them in as they come.",
+                len(added),
+            )
+            if added
+            else gettext("Every player of the series is registered already."),
+            "ok",
+        )
     return go_to(back)
 
 
