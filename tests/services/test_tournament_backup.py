@@ -108,7 +108,7 @@ def counts() -> tuple[int, ...]:
 
 
 def test_a_tournament_mid_round_comes_back_exactly_on_another_laptop(app: Flask) -> None:
-    with app.test_request_context():
+    with app.test_request_context("/?lang=en"):
         tournament = evening_mid_round()
         first = export_tournament(tournament)
         text = dumps(first)
@@ -140,7 +140,7 @@ def test_a_tournament_mid_round_comes_back_exactly_on_another_laptop(app: Flask)
 
 
 def test_the_same_file_twice_is_a_copy_with_new_links(app: Flask) -> None:
-    with app.test_request_context():
+    with app.test_request_context("/?lang=en"):
         tournament = evening_mid_round()
         first = export_tournament(tournament)
         result = restore(dumps(first))
@@ -156,7 +156,7 @@ def test_the_same_file_twice_is_a_copy_with_new_links(app: Flask) -> None:
 
 
 def test_a_series_of_two_evenings_comes_back_exactly(app: Flask) -> None:
-    with app.test_request_context():
+    with app.test_request_context("/?lang=en"):
         series = Series(name="Binokel-Cup 2025", counting="best", best=1, met_across=True)
         db.session.add(series)
         one = tournament_with(9, rounds_=1, name="Cup 1")
@@ -188,7 +188,7 @@ def test_a_series_of_two_evenings_comes_back_exactly(app: Flask) -> None:
 
 
 def test_the_history_of_a_hand_keeps_who_changed_it(app: Flask) -> None:
-    with app.test_request_context():
+    with app.test_request_context("/?lang=en"):
         tournament = tournament_with(9, rounds_=1)
         row = drawn(tournament, 1)
         play_round(row)
@@ -242,7 +242,7 @@ R1T1 = "tournament.rounds.0.tables.0"
         (f"{T}.name", "Anna\x00", "control characters"),
         (f"{T}.name", "", "name"),
         (f"{T}.rounds_planned", 10**309, "rounds_planned"),
-        (f"{T}.rounds_planned", 1, "rounds"),
+        (f"{T}.rounds_planned", 1, "tournament"),
         (f"{T}.entry_fee_cents", -1, "entry_fee_cents"),
         (f"{T}.fee_schedule", "viel", "viel"),
         (f"{T}.ruleset", {"players": 4}, "tournament"),
@@ -265,7 +265,7 @@ R1T1 = "tournament.rounds.0.tables.0"
 def test_a_bad_file_is_refused_and_nothing_is_added(
     app: Flask, path: str, value: Any, words: str
 ) -> None:
-    with app.test_request_context():
+    with app.test_request_context("/?lang=en"):
         data = a_file(app)
         before = counts()
         bad = edit(data, path, value)
@@ -280,7 +280,7 @@ def test_a_bad_file_is_refused_and_nothing_is_added(
 
 
 def test_two_open_rounds_and_a_dangling_player_are_refused(app: Flask) -> None:
-    with app.test_request_context():
+    with app.test_request_context("/?lang=en"):
         data = a_file(app)
         before = counts()
         two_open = edit(data, "tournament.rounds.0.closed_at", None)
@@ -304,7 +304,74 @@ def test_two_open_rounds_and_a_dangling_player_are_refused(app: Flask) -> None:
     ],
 )
 def test_hostile_files_are_refused(app: Flask, text: bytes, words: str) -> None:
-    with app.test_request_context():
+    with app.test_request_context("/?lang=en"):
         with pytest.raises(BackupError, match=words):
             restore(text)
         assert counts() == (0,) * len(counts())
+
+
+# -- fuzz: whatever the file, a BackupError or a restore, never anything else ----------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=12,
+)
+
+
+def _paths(value: Any, here: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [here]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*here, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*here, index))
+    return found
+
+
+@pytest.fixture(scope="module")
+def small_file(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    from tests.builders import fresh_app
+
+    with fresh_app(tmp_path_factory.mktemp("fuzz")) as app, app.test_request_context():
+        tournament = tournament_with(9, deals=3, rounds_=2)
+        row = drawn(tournament, 1)
+        play_round(row, 1)
+        return export_tournament(tournament)
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_mutated_file_never_raises_anything_but_a_backup_error(
+    app: Flask, small_file: dict[str, Any], data: st.DataObject
+) -> None:
+    mutated = copy.deepcopy(small_file)
+    paths = [p for p in _paths(mutated) if p]
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(paths))
+        target: Any = mutated
+        try:
+            for key in path[:-1]:
+                target = target[key]
+            target[path[-1]] = data.draw(JSON)
+        except (KeyError, IndexError, TypeError):
+            continue
+    with app.test_request_context("/?lang=en"):
+        try:
+            restore(json.dumps(mutated))
+        except BackupError:
+            pass
+        db.session.rollback()
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(value=JSON)
+def test_random_json_is_refused_cleanly(app: Flask, value: Any) -> None:
+    with app.test_request_context("/?lang=en"):
+        for wrapped in (value, {"format": "scorer-tournament", "version": 1, "tournament": value}):
+            with pytest.raises(BackupError):
+                restore(json.dumps(wrapped))

@@ -22,11 +22,27 @@
     the prize fund, the prizes and the prize list (also public).
 ``paper``
     The printouts (PDF): table cards, paper slips, rankings, certificates.
+``backup``
+    A tournament's (or a series') backup file, and restoring one: links kept,
+    or a copy with new links when they are in use here.
+``exports``
+    The ranking as CSV and as an Excel sheet (organiser's and public link).
 """
 
 from flask import Blueprint
 
-from . import corrections, money, organiser, paper, players, public, rounds, table
+from . import (
+    backup,
+    corrections,
+    exports,
+    money,
+    organiser,
+    paper,
+    players,
+    public,
+    rounds,
+    table,
+)
 
 BLUEPRINTS: tuple[Blueprint, ...] = (
     organiser.bp,
@@ -37,4 +53,6 @@ BLUEPRINTS: tuple[Blueprint, ...] = (
     table.bp,
     money.bp,
     paper.bp,
+    backup.bp,
+    exports.bp,
 )
