@@ -25,7 +25,7 @@ def evening(app: Flask, *, close: bool = True, names: list[str] | None = None) -
     with app.test_request_context():
         tournament = tournament_with(names or 9, rounds_=1)
         row = drawn(tournament, 1)
-        first, second, third = row.tables
+        third = row.tables[2]
         play_round(row)
         board.set_paper(tournament, third, {p: (150, 2) for p in third.players})
         if close:
