@@ -293,3 +293,24 @@ def test_a_withdrawn_player_is_marked(app: Flask, client: FlaskClient) -> None:
     line = next(r for r in csv.reader(io.StringIO(text), delimiter=";") if r[1] == "4")
     assert "withdrawn" in line[-1]
     assert "Provisional: not every round has been played." in text
+
+
+def test_a_series_downloads_and_restores(app: Flask, client: FlaskClient) -> None:
+    from scorer.tournament_models import Series
+
+    with app.test_request_context():
+        series = Series(name="Binokel-Cup", counting="all")
+        db.session.add(series)
+        evening_one = tournament_with(9, rounds_=1, name="Cup 1")
+        evening_one.series = series
+        db.session.commit()
+        token = series.token
+    response = client.get(f"/series/{token}/backup.json")
+    assert response.status_code == 200
+    assert 'filename="serie-binokel-cup.json"' in response.headers["Content-Disposition"]
+    data = response.get_data()
+    assert json.loads(data)["series"]["evenings"][0]["name"] == "Cup 1"
+    restored = upload(client, data)
+    assert restored.status_code == 303
+    with app.app_context():
+        assert db.session.execute(select(func.count()).select_from(Series)).scalar_one() == 2
