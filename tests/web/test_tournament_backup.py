@@ -314,3 +314,32 @@ def test_a_series_downloads_and_restores(app: Flask, client: FlaskClient) -> Non
     assert restored.status_code == 303
     with app.app_context():
         assert db.session.execute(select(func.count()).select_from(Series)).scalar_one() == 2
+
+
+# -- the server's protection: as the match import ------------------------------------------
+
+
+@pytest.fixture
+def limited(tmp_path: Any) -> Any:
+    from tests.builders import fresh_app
+
+    with fresh_app(tmp_path, RATELIMIT_ENABLED=True, LIMIT_IMPORT="2 per minute") as app:
+        yield app
+
+
+def test_a_client_restoring_too_often_gets_429_and_a_busy_server_503(limited: Flask) -> None:
+    from scorer import slots
+
+    client = limited.test_client()
+    for _ in range(2):
+        assert upload(client, b"{}").status_code == 422
+    response = upload(client, b"{}")
+    assert response.status_code == 429
+    assert "Retry-After" in response.headers
+    other = limited.test_client()
+    other.environ_base["REMOTE_ADDR"] = "10.0.0.9"
+    limited.config.update(WORK_SLOT_WAIT=0.1)
+    with limited.test_request_context("/"), slots.work_slot():
+        busy = upload(other, b"{}")
+    assert busy.status_code == 503
+    assert "Nothing was restored: the server is busy." in page_text(busy)
