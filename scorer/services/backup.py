@@ -71,7 +71,7 @@ from .errors import BackupError, ConflictError
 from .hands import HandInput, settle_input, settle_mid_hand, write_hand
 from .starting import MAX_NAME, MAX_TITLE, clean_name, remember_players
 from .two_player import open_hand_melds
-from .writes import after_change
+from .writes import ORGANISER, after_change
 
 MAX_SESSION_BYTES = 2_000_000
 """The compact export of one imported session: it must fit the web import
@@ -84,8 +84,11 @@ def export_all() -> dict[str, Any]:
     return export_sessions(rows)
 
 
-class _Tokens:
-    """Keeps the file's tokens unless they are malformed or already taken here."""
+class Tokens:
+    """Keeps the file's tokens unless they are malformed or already taken here.
+
+    Also used by the tournament's import for its tables' matches.
+    """
 
     def __init__(self) -> None:
         self.taken: dict[str, set[str]] = {}
@@ -149,14 +152,14 @@ def load(data: dict[str, Any]) -> list[GameSession]:
     if not sessions:
         raise BackupError(_("The backup holds no sessions."))
     count_hands(sessions)
-    tokens = _Tokens()
+    tokens = Tokens()
     rows = []
     for number, item in enumerate(sessions, 1):
         rows.append(_load_session(item, number, tokens))
     return rows
 
 
-def _load_session(item: Any, number: int, tokens: _Tokens) -> GameSession:
+def _load_session(item: Any, number: int, tokens: Tokens) -> GameSession:
     r = Reader(item, _("session %(number)s", number=number))
     token, _kept = tokens.pick(r.data.get("token"), GameSession.token)
     view_token, _kept = tokens.pick(r.data.get("view_token"), GameSession.view_token)
@@ -173,7 +176,7 @@ def _load_session(item: Any, number: int, tokens: _Tokens) -> GameSession:
     names: list[str] = []
     last_number = 0
     for index, match_item in enumerate(r.get_list("matches", MAX_MATCHES), 1):
-        match = _load_match(match_item, r.where, index, tokens)
+        match = load_match(match_item, r.where, index, tokens)
         if match.number <= last_number:
             raise BackupError(_("%(where)s: the matches are not in order", where=r.where))
         last_number = match.number
@@ -181,7 +184,7 @@ def _load_session(item: Any, number: int, tokens: _Tokens) -> GameSession:
         names.extend(s.name for s in match.seats)
     db.session.flush()
     for match in row.matches:
-        _finish(match)
+        finish_match(match)
     size = len(dumps(export_session(row)).encode("utf-8"))
     if size > MAX_SESSION_BYTES:
         raise BackupError(
@@ -197,7 +200,11 @@ def _load_session(item: Any, number: int, tokens: _Tokens) -> GameSession:
     return row
 
 
-def _load_match(item: Any, where: str, index: int, tokens: _Tokens) -> Match:
+def load_match(item: Any, where: str, index: int, tokens: Tokens) -> Match:
+    """One match of a file, checked against the rules, with its hands (not added to a session).
+
+    The caller adds it to the database session and then calls :func:`finish_match`.
+    """
     r = Reader(item, _("%(where)s, match %(number)s", where=where, number=index))
     raw_rules = r.data.get("ruleset")
     if not isinstance(raw_rules, dict):
@@ -398,12 +405,14 @@ def _load_event(item: Any, where: str, parties: int) -> HandEvent:
     }
     return HandEvent(
         action=r.get_str("action", 12, choices=EVENT_ACTIONS),
+        # who made the change when not the match's own link (older files: none)
+        via=r.get_str("via", 16, optional=True, choices=(ORGANISER,)),
         created_at=r.get_time("created_at"),
         snapshot=snapshot,
     )
 
 
-def _finish(match: Match) -> None:
+def finish_match(match: Match) -> None:
     """Recompute the end and the winners of an imported match (never read from the file)."""
     try:
         after_change(match)

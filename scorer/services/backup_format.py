@@ -91,11 +91,15 @@ def _plain(row: Any, names: str, times: str = "created_at updated_at") -> dict[s
 def export_session(row: GameSession) -> dict[str, Any]:
     """One session with its matches, hands and their history, as plain JSON values."""
     return _plain(row, "token view_token title stake_cents stake_basis") | {
-        "matches": [_match(m) for m in row.matches]
+        "matches": [export_match(m) for m in row.matches]
     }
 
 
-def _match(match: Match) -> dict[str, Any]:
+def export_match(match: Match) -> dict[str, Any]:
+    """One match with its seats, hands and their history, as plain JSON values.
+
+    Also the match of a tournament's table (``scorer.services.tournaments.backup``).
+    """
     return _plain(
         match, "number token view_token first_dealer", "created_at updated_at finished_at"
     ) | {
@@ -113,7 +117,7 @@ def _hand(hand: Hand) -> dict[str, Any]:
         | {
             "parties": party_lines(hand),
             "meld_log": [_plain(m, "party name points", "created_at") for m in hand.meld_log],
-            "events": [_plain(e, "action snapshot", "created_at") for e in hand.events],
+            "events": [_plain(e, "action via snapshot", "created_at") for e in hand.events],
         }
     )
 
@@ -189,8 +193,12 @@ class Reader:
 # -- reading a file ------------------------------------------------------------
 
 
-def parse(raw: bytes | str) -> dict[str, Any]:
-    """The JSON of an uploaded file, checked to be a scorer backup of a known version."""
+def parse(raw: bytes | str, formats: Sequence[str] = (FORMAT,)) -> dict[str, Any]:
+    """The JSON of an uploaded file, checked to be a scorer backup of a known version.
+
+    ``formats``: the kinds of file the caller reads (the tournament's backups
+    pass theirs; the check of the text is the same for all).
+    """
     try:
         text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
         data = json.loads(text, parse_constant=_no_constant)
@@ -201,7 +209,7 @@ def parse(raw: bytes | str) -> dict[str, Any]:
     except (UnicodeDecodeError, ValueError):
         raise BackupError(_("This file is not JSON.")) from None
     _check_values(data)
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+    if not isinstance(data, dict) or data.get("format") not in formats:
         raise BackupError(_("This file is not a scorer backup."))
     if data.get("version") != VERSION:
         raise BackupError(

@@ -354,6 +354,8 @@ FIELDS: dict[str, st.SearchStrategy[dict[str, str]]] = {
     "melds.in_hand": _form([*HAND_KEYS, *CALC_KEYS], CALC_VALUES),
     "sessions.stake": _form(["stake", "stake_basis"], st.one_of(nasty, _keys("full", "hundreds"))),
     "sessions.import_page": st.just({}),
+    # a tournament's restore: sent the same fuzzed files (test_tournament_backup.py has its own)
+    "t_backup.restore": st.just({}),
 }
 QUERIES: dict[str, st.SearchStrategy[dict[str, str]]] = {
     "hands.preview": _form(["hand"], nasty),
@@ -428,7 +430,7 @@ def _post_one(w: World, endpoint: str, data: st.DataObject) -> None:
     if CURRENT in fields.values():
         version = _version(w, match)
         form.update({k: version for k, v in fields.items() if v == CURRENT})
-    if endpoint == "sessions.import_page":
+    if endpoint in ("sessions.import_page", "t_backup.restore"):
         form["file"] = (data.draw(backup_files(w.backup)), "backup.json")
     form["csrf_token"] = w.csrf
     response = w.client.post(

@@ -26,11 +26,28 @@
     The series (Binokel-Cup): made from a tournament, its organiser page (the
     evenings, how they count, the ranking, the next evening), the same person
     across evenings, the public series ranking and its PDF.
+``backup``
+    A tournament's (or a series') backup file, and restoring one: links kept,
+    or a copy with new links when they are in use here.
+``exports``
+    The ranking as CSV and as an Excel sheet (organiser's and public link).
 """
 
 from flask import Blueprint
 
-from . import corrections, money, organiser, paper, players, public, rounds, series, table
+from . import (
+    backup,
+    corrections,
+    exports,
+    money,
+    organiser,
+    paper,
+    players,
+    public,
+    rounds,
+    series,
+    table,
+)
 
 BLUEPRINTS: tuple[Blueprint, ...] = (
     organiser.bp,
@@ -42,4 +59,6 @@ BLUEPRINTS: tuple[Blueprint, ...] = (
     money.bp,
     paper.bp,
     series.bp,
+    backup.bp,
+    exports.bp,
 )

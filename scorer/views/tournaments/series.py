@@ -42,7 +42,7 @@ from ...words import rules_message
 from ..polls import qr_svg, read_only
 from ..sheets import download, file_name
 from . import links
-from .organiser import FRESH_KEY, day_text, remember, url_or_none
+from .organiser import FRESH_KEY, day_text, remember
 
 bp = Blueprint("t_series", __name__)
 
@@ -133,7 +133,7 @@ def _home(
         evening_form=_new_evening_form(),
         open_choices=[(t, c) for t, c in open_choices if c],
         public_url=public_series_url(series),
-        backup_url=url_or_none("t_backup.series", token=series.token),
+        backup_url=url_for("t_backup.series", token=series.token),
         day_text=day_text,
         **extra,
     )

@@ -1,0 +1,361 @@
+"""A tournament (or a whole series) as one backup file, and restoring it: all or nothing.
+
+The file (``dumps`` of :func:`export_tournament` / :func:`export_series`)::
+
+    {"format": "scorer-tournament", "version": 1, "exported_at": "...",
+     "tournament": {...every setting, the money and the prizes, "rounds_planned": 3...,
+                    "entrants": [{name, club, household, number, from_round, ...}],
+                    "rounds": [{number, seed, attempt, drawn_at, closed_at,
+                                "tables": [{number, players (start numbers, seat order),
+                                            link_number, retired_links, done_at, paper,
+                                            paper_log, confirmations,
+                                            "match": <a match of the match backups>}]}]}}
+
+    {"format": "scorer-series", "version": 1, "exported_at": "...",
+     "series": {...its settings..., "players": [...], "evenings": [<tournament>, ...]}}
+
+Players are named by their start number (tables, slips, confirmations) and a
+series' people by their place in ``players`` (1, 2, 3 …), never by a database
+id.  Each table's match is written and read by the match backups
+(:func:`scorer.services.backup_format.export_match`,
+:func:`scorer.services.backup.load_match`): its hands are settled again by the
+rules and their history (with ``via``) travels with them — nothing about a hand
+is written twice.
+
+Decisions:
+
+* **The links.**  On the night the laptop dies and the organiser restores the
+  file on another one: the printed table cards' QR codes, the public link on
+  the beamer and the organiser's own link must keep working.  So the file's
+  tokens are kept when *none* of them is in use in this database.  When one is
+  (the same file imported a second time, or into the server it came from),
+  the file is restored as a **copy with new links** for everything — never a
+  mix of old and new links, which would leave some table cards leading to the
+  other copy.  The import page says which of the two happened.
+* A tournament exported alone leaves its series out (``series_player`` is
+  null); a series evening is restored with its series file.
+* **Nothing from the file is trusted**: every value is checked for its type and
+  range (:mod:`scorer.services.tournaments.backup_reader`), the ruleset by
+  ``check_ruleset``, the references (players at the tables, start numbers,
+  round numbers, the one open round, the seats, the series' players), the
+  limits (:data:`MAX_FILE_HANDS`), and the text of the whole file by
+  :func:`scorer.services.backup_format.parse` (nesting, NUL, control
+  characters, lone surrogates, numbers JSON does not know).
+* **One transaction**: a refused file leaves the database as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from flask_babel import gettext as _
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from ...extensions import db
+from ...models import Match
+from ...tournament_models import RetiredLink, Series, Tournament
+from ..backup_format import FORMAT as MATCH_FORMAT
+from ..backup_format import VERSION, export_match, parse
+from ..errors import BackupError, ConflictError
+from .backup_reader import MAX_EVENINGS, MAX_FILE_HANDS, TOURNAMENT_FORMAT, Loader
+
+SERIES_FORMAT = "scorer-series"
+FORMATS = (TOURNAMENT_FORMAT, SERIES_FORMAT)
+IMPORT_TRIES = 3
+"""Two uploads of one file at once: the second meets the first's tokens and tries again
+(then as a copy with new links)."""
+
+__all__ = [
+    "FORMATS",
+    "SERIES_FORMAT",
+    "TOURNAMENT_FORMAT",
+    "Restored",
+    "count_hands",
+    "export_series",
+    "export_tournament",
+    "file_tokens",
+    "restore",
+]
+
+
+def _time(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat(timespec="seconds")
+
+
+def _now() -> str | None:
+    return _time(datetime.now(UTC).replace(tzinfo=None))
+
+
+# -- export --------------------------------------------------------------------------------
+
+
+def export_tournament(tournament: Tournament) -> dict[str, Any]:
+    """The backup file of one tournament, as plain JSON values (its series left out)."""
+    return {
+        "format": TOURNAMENT_FORMAT,
+        "version": VERSION,
+        "exported_at": _now(),
+        "tournament": tournament_data(tournament, None),
+    }
+
+
+def export_series(series: Series) -> dict[str, Any]:
+    """The backup file of a series with all its evenings, as plain JSON values."""
+    index = {p.id: position for position, p in enumerate(series.players, 1)}
+    return {
+        "format": SERIES_FORMAT,
+        "version": VERSION,
+        "exported_at": _now(),
+        "series": {
+            "token": series.token,
+            "view_token": series.view_token,
+            "name": series.name,
+            "counting": series.counting,
+            "best": series.best,
+            "met_across": series.met_across,
+            "created_at": _time(series.created_at),
+            "updated_at": _time(series.updated_at),
+            "players": [
+                {"name": p.name, "club": p.club, "created_at": _time(p.created_at)}
+                for p in series.players
+            ],
+            "evenings": [tournament_data(t, index) for t in series.tournaments],
+        },
+    }
+
+
+def _retired(tournament: Tournament) -> dict[int, list[RetiredLink]]:
+    """The replaced links of the tournament's tables, by match, oldest first (one query)."""
+    ids = [table.match_id for row in tournament.round_rows for table in row.tables]
+    found: dict[int, list[RetiredLink]] = {}
+    for start in range(0, len(ids), 500):
+        rows = db.session.execute(
+            select(RetiredLink)
+            .where(RetiredLink.match_id.in_(ids[start : start + 500]))
+            .order_by(RetiredLink.link_number, RetiredLink.id)
+        ).scalars()
+        for link in rows:
+            found.setdefault(link.match_id, []).append(link)
+    return found
+
+
+def _slip(paper: dict[str, list[int]] | None, numbers: dict[int, int | None]) -> Any:
+    """A paper slip with start numbers for the entrant ids it is stored with."""
+    if paper is None:
+        return None
+    return {str(numbers.get(int(key))): list(value) for key, value in paper.items()}
+
+
+def tournament_data(tournament: Tournament, series_index: dict[int, int] | None) -> dict[str, Any]:
+    """One tournament's object of a backup file (``series_index``: its series' people)."""
+    t = tournament
+    numbers = {e.id: e.number for e in t.entrants}
+    retired = _retired(t)
+    return {
+        "token": t.token,
+        "view_token": t.view_token,
+        "name": t.name,
+        "held_on": t.held_on,
+        "place": t.place,
+        "ruleset": dict(t.ruleset),
+        "rounds_planned": t.rounds,
+        "entry_fee_cents": t.entry_fee_cents,
+        "fee_schedule": t.fee_schedule,
+        "tie_break": t.tie_break,
+        "seed": t.seed,
+        "public_url": t.public_url,
+        "keep_kind": t.keep_kind,
+        "keep_value": t.keep_value,
+        "lost_money_to_fund": t.lost_money_to_fund,
+        "prize_mode": t.prize_mode,
+        "prize_shares": list(t.prize_shares or []),
+        "prize_items": list(t.prize_items or []),
+        "joke_prize": t.joke_prize,
+        "created_at": _time(t.created_at),
+        "updated_at": _time(t.updated_at),
+        "entrants": [
+            {
+                "name": e.name,
+                "club": e.club,
+                "household": e.household,
+                "number": e.number,
+                "from_round": e.from_round,
+                "withdrawn_before": e.withdrawn_before,
+                "paid_cents": e.paid_cents,
+                "paid_at": _time(e.paid_at),
+                "created_at": _time(e.created_at),
+                "series_player": None
+                if series_index is None or e.series_player_id is None
+                else series_index.get(e.series_player_id),
+            }
+            for e in t.entrants
+        ],
+        "rounds": [
+            {
+                "number": row.number,
+                "seed": row.seed,
+                "attempt": row.attempt,
+                "drawn_at": _time(row.drawn_at),
+                "closed_at": _time(row.closed_at),
+                "tables": [
+                    {
+                        "number": table.number,
+                        "players": [numbers.get(p) for p in table.players],
+                        "link_number": table.link_number,
+                        "retired_links": [
+                            {
+                                "token": link.token,
+                                "link_number": link.link_number,
+                                "retired_at": _time(link.retired_at),
+                            }
+                            for link in retired.get(table.match_id, [])
+                        ],
+                        "done_at": _time(table.done_at),
+                        "paper": _slip(table.paper, numbers),
+                        "paper_log": None
+                        if table.paper_log is None
+                        else [
+                            {
+                                "at": entry.get("at"),
+                                "before": _slip(entry.get("before"), numbers),
+                                "after": _slip(entry.get("after"), numbers),
+                            }
+                            for entry in table.paper_log
+                        ],
+                        "confirmations": [
+                            {"player": numbers.get(c.entrant_id), "at": _time(c.created_at)}
+                            for c in table.confirmations
+                        ],
+                        "match": export_match(table.match),
+                    }
+                    for table in row.tables
+                ],
+            }
+            for row in t.round_rows
+        ],
+    }
+
+
+# -- restore --------------------------------------------------------------------------------
+
+
+def _tokens_of(value: Any, keys: tuple[str, ...]) -> list[str]:
+    if not isinstance(value, dict):
+        return []
+    return [value[k] for k in keys if isinstance(value.get(k), str)]
+
+
+def _list(value: Any, key: str) -> list[Any]:
+    found = value.get(key) if isinstance(value, dict) else None
+    return found if isinstance(found, list) else []
+
+
+def file_tokens(kind: str, body: Any) -> list[str]:
+    """Every link token the file names (read defensively: nothing is checked yet)."""
+    found: list[str] = []
+    evenings = [body]
+    if kind == "series":
+        found += _tokens_of(body, ("token", "view_token"))
+        evenings = _list(body, "evenings")
+    for evening in evenings:
+        found += _tokens_of(evening, ("token", "view_token"))
+        for row in _list(evening, "rounds"):
+            for table in _list(row, "tables"):
+                match = table.get("match") if isinstance(table, dict) else None
+                found += _tokens_of(match, ("token", "view_token"))
+                for link in _list(table, "retired_links"):
+                    found += _tokens_of(link, ("token",))
+    return found
+
+
+def count_hands(evenings: list[Any]) -> None:
+    """Refuse a file with more hands than one import takes, before anything is checked."""
+    total = 0
+    for evening in evenings:
+        for row in _list(evening, "rounds"):
+            for table in _list(row, "tables"):
+                match = table.get("match") if isinstance(table, dict) else None
+                total += len(_list(match, "hands"))
+    if total > MAX_FILE_HANDS:
+        raise BackupError(
+            _(
+                "This file has %(count)s hands; one import takes at most %(limit)s.",
+                count=total,
+                limit=MAX_FILE_HANDS,
+            )
+        )
+
+
+@dataclass(frozen=True)
+class Restored:
+    """What a file restored: a tournament, or a series with its evenings.
+
+    ``copy``: the file's links were in use here, so everything got new ones.
+    """
+
+    tournament: Tournament | None
+    series: Series | None
+    copy: bool
+
+
+def _in_use(tokens: list[str]) -> bool:
+    """Whether any of the file's tokens names a row here (any kind of link)."""
+    columns = (
+        Tournament.token,
+        Tournament.view_token,
+        Series.token,
+        Series.view_token,
+        Match.token,
+        Match.view_token,
+        RetiredLink.token,
+    )
+    wanted = sorted(set(tokens))
+    for start in range(0, len(wanted), 400):
+        chunk = wanted[start : start + 400]
+        for column in columns:
+            if db.session.execute(select(column).where(column.in_(chunk)).limit(1)).first():
+                return True
+    return False
+
+
+def restore(raw: bytes | str) -> Restored:
+    """Restore a tournament or a series file in one transaction: all of it, or nothing.
+
+    Raises :class:`BackupError` with a message in the user's language (where
+    in the file, and what is wrong); :class:`ConflictError` only if concurrent
+    imports keep taking the tokens, which no pair of uploads can cause.
+    """
+    data = parse(raw, (*FORMATS, MATCH_FORMAT))
+    if data.get("format") == MATCH_FORMAT:
+        raise BackupError(
+            _(
+                "This is a backup of matches, not of a tournament: import it on the page "
+                "“Import a backup”."
+            )
+        )
+    kind = "series" if data.get("format") == SERIES_FORMAT else "tournament"
+    body = data.get(kind)
+    count_hands(_list(body, "evenings")[:MAX_EVENINGS] if kind == "series" else [body])
+    for _attempt in range(IMPORT_TRIES):
+        try:
+            copy = _in_use(file_tokens(kind, body))
+            loader = Loader(copy=copy)
+            with db.session.no_autoflush:
+                if kind == "series":
+                    series = loader.series(body)
+                    result = Restored(tournament=None, series=series, copy=copy)
+                else:
+                    tournament = loader.tournament(body, _("tournament"))
+                    result = Restored(tournament=tournament, series=None, copy=copy)
+            db.session.commit()
+        except IntegrityError:
+            db.session.rollback()
+            continue
+        except Exception:
+            db.session.rollback()
+            raise
+        return result
+    raise ConflictError()

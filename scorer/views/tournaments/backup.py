@@ -1,0 +1,149 @@
+"""A tournament's (and a series') backup: the download, and restoring it from the file.
+
+``/t/<token>/backup.json`` is the organiser's download ("Sicherung
+herunterladen"); ``/cup/<token>/backup.json`` a whole series with its
+evenings (not ``/s/…``: that is a match session's address).  ``/t/restore``
+takes either file back (:func:`scorer.services.tournaments.backup.restore`):
+all of it or nothing, its links kept so that the printed table cards keep
+working — or, when they are in use here already, as a copy with new links; the
+page says which.  A restored tournament's organiser link is shown once, large,
+as after creating one.  Like the match import: CSRF, a per-client rate limit
+(``LIMIT_IMPORT``), one of the server's work slots, and the upload size
+(``MAX_CONTENT_LENGTH``, 413 with a message).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, flash, request, session, url_for
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+from flask_wtf.file import FileField, FileRequired
+from sqlalchemy import select
+from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.wrappers import Response as WerkzeugResponse
+
+from ... import slots
+from ...extensions import db, limiter
+from ...forms import AppForm
+from ...services import BackupError, ConflictError, NotFound
+from ...services.backup_format import dumps
+from ...services.tournaments import backup as backups
+from ...services.tournaments import setup
+from ...tournament_models import Series
+from ...web import go_to, render
+from ...words import rules_message
+from ..sheets import download, file_name
+from .organiser import FRESH_KEY, remember
+
+bp = Blueprint("t_backup", __name__)
+
+PAGE = "tournaments/backup/restore.html"
+
+
+class RestoreForm(AppForm):
+    """A tournament's or a series' backup file."""
+
+    file = FileField(_l("Backup file"), [FileRequired(_l("Choose a backup file."))])
+
+
+def _json(data: dict[str, Any], name: str) -> WerkzeugResponse:
+    return download(dumps(data).encode("utf-8"), "application/json", name)
+
+
+@bp.get("/t/<token:token>/backup.json")
+def tournament(token: str) -> WerkzeugResponse:
+    """The tournament as one backup file (named after it and its date)."""
+    found = setup.get_tournament(token)
+    name = file_name("turnier", found.name, found.held_on, ext="json")
+    return _json(backups.export_tournament(found), name)
+
+
+@bp.get("/cup/<token:token>/backup.json")
+def series(token: str) -> WerkzeugResponse:
+    """The series with all its evenings as one backup file."""
+    found = db.session.execute(select(Series).where(Series.token == token)).scalar_one_or_none()
+    if found is None:
+        raise NotFound()
+    return _json(backups.export_series(found), file_name("serie", found.name, ext="json"))
+
+
+def _reason(error: BackupError) -> str:
+    """Why a file was refused, in the user's language (a refusal by the rules too)."""
+    if error.cause is None:
+        return str(error)
+    reason = rules_message(error.cause)
+    return f"{error.where}: {reason}" if error.where else reason
+
+
+def _page(form: RestoreForm, *, status: int = 200, error: str | None = None) -> WerkzeugResponse:
+    limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
+    return render(PAGE, status=status, form=form, error=error, size=f"{limit / (1024 * 1024):g}")
+
+
+@bp.route("/t/restore", methods=["GET", "POST"])
+@limiter.limit(slots.import_limit, methods=["POST"])
+def restore() -> WerkzeugResponse:
+    """Upload a tournament's or a series' backup file; restored completely or not at all."""
+    if request.method == "GET":
+        return _page(RestoreForm(formdata=None))
+    form = RestoreForm()
+    if not form.validate():
+        return _page(form, status=422)
+    upload = form.file.data
+    try:
+        raw = upload.read()
+    finally:
+        upload.close()
+    try:
+        with slots.work_slot():
+            result = backups.restore(raw)
+    except slots.Busy:
+        return slots.busy_response(gettext("Nothing was restored: the server is busy."))
+    except BackupError as exc:
+        error = gettext("Nothing was restored: %(reason)s", reason=_reason(exc))
+        return _page(form, status=422, error=error)
+    except ConflictError:
+        error = gettext("Nothing was restored: the server was busy. Please try again.")
+        return _page(form, status=409, error=error)
+    if result.copy:
+        flash(
+            gettext(
+                "Its links were in use here already (the same file restored before), so it "
+                "was restored as a copy with new links: the printed table cards lead to the "
+                "other copy."
+            ),
+            "ok",
+        )
+    else:
+        flash(
+            gettext(
+                "Restored with its links: the printed table cards, the public link and the "
+                "organiser link work as before."
+            ),
+            "ok",
+        )
+    if result.series is not None:
+        evenings = result.series.tournaments
+        for evening in reversed(evenings):
+            remember(evening.token)
+        return go_to(url_for("t_series.home", token=result.series.token))
+    assert result.tournament is not None
+    remember(result.tournament.token)
+    session[FRESH_KEY] = result.tournament.token  # its home page shows the organiser link once
+    return go_to(url_for("t_organiser.home", token=result.tournament.token))
+
+
+def _too_large(error: RequestEntityTooLarge) -> Any:
+    """An upload over ``MAX_CONTENT_LENGTH``: the page says so instead of an error page."""
+    limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
+    message = gettext(
+        "Nothing was restored: the file is larger than %(size)s MB, the most this page accepts.",
+        size=f"{limit / (1024 * 1024):g}",
+    )
+    return _page(RestoreForm(formdata=None), status=413, error=message)
+
+
+# the body is read (and found too large) by the CSRF check or by the form, both in this blueprint
+bp.register_error_handler(RequestEntityTooLarge, _too_large)
