@@ -373,8 +373,16 @@ def post_rules(app: Flask) -> list[Any]:
 # the organiser's routes of a tournament need a world of their own (a tournament, its
 # players, rounds and tables): tests/web/test_tournament_rounds.py fuzzes the rounds' and
 # corrections' routes, test_tournament_money.py the money's, test_tournament_organiser.py
-# and test_tournament_players.py send their forms hostile input
-ORGANISER_ROUTES = ("t_organiser.", "t_players.", "t_rounds.", "t_corrections.", "t_money.")
+# and test_tournament_players.py send their forms hostile input, test_tournament_series.py
+# fuzzes the series' routes
+ORGANISER_ROUTES = (
+    "t_organiser.",
+    "t_players.",
+    "t_rounds.",
+    "t_corrections.",
+    "t_money.",
+    "t_series.",
+)
 
 
 def test_every_post_route_is_fuzzed() -> None:

@@ -10,14 +10,17 @@ from __future__ import annotations
 import re
 
 import pytest
-from flask import Flask
+from flask import Flask, url_for
 from flask.testing import FlaskClient
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scorer.extensions import db
 from scorer.services.tournaments import rounds, series, setup
 from scorer.tournament_models import Series, Tournament
-from tests.builders import form_data, page_text
+from tests.builders import form_data, fresh_app, page_text
 from tests.tournament_builders import drawn, play_round, tournament_with
+from tests.web.test_fuzz import SETTINGS, nasty
 
 
 def a_series(app: Flask, played: bool = True) -> tuple[str, str, str]:
@@ -258,3 +261,59 @@ def test_the_next_evening_registers_the_series_players_with_one_tap(
     with app.app_context():
         alone = tournament_with(3).token
     assert client.post(f"/t/{alone}/series/people", data=data).status_code == 404
+
+
+# -- random posts to every series route ----------------------------------------------------
+
+# the series' POST routes and their fields (tests/web/test_fuzz.py fuzzes the match's)
+SERIES_FIELDS = {
+    "t_series.create": [],
+    "t_series.settings": ["name", "counting", "best", "met_across"],
+    "t_series.new_evening": ["idempotency_key"],
+    "t_series.choose": ["action", "person", "back"],
+    "t_series.register_people": [],
+}
+
+
+def test_every_series_post_route_is_fuzzed(app: Flask) -> None:
+    posts = {r.endpoint for r in app.url_map.iter_rules() if "POST" in (r.methods or ())}
+    assert {e for e in posts if e.startswith("t_series.")} == set(SERIES_FIELDS)
+
+
+@pytest.mark.parametrize("endpoint", sorted(SERIES_FIELDS))
+def test_random_posts_to_the_series_routes_never_fail(endpoint: str) -> None:
+    with fresh_app() as app:
+        client = app.test_client()
+        cup_token, _, first_token = a_series(app, played=False)
+        with app.app_context():
+            evening = setup.get_tournament(first_token)
+            ids = [e.id for e in evening.entrants]
+            people = [p.id for p in evening.series.players]
+        rule = next(r for r in app.url_map.iter_rules() if r.endpoint == endpoint)
+        keys = SERIES_FIELDS[endpoint] or ["x"]
+        values = st.one_of(
+            nasty,
+            st.sampled_from(["same", "new", "unlink", "all", "best", "every", "series", "y"]),
+            st.sampled_from([str(p) for p in people]),
+        )
+
+        @SETTINGS
+        @given(
+            st.dictionaries(st.sampled_from(keys), values, max_size=len(keys)),
+            st.sampled_from([*ids, 0, 2**31, 2**63, 10**30]),
+            st.booleans(),
+        )
+        def check(fields: dict[str, str], who: int, htmx: bool) -> None:
+            given_values = {"token": first_token, "entrant_id": who}
+            if rule.rule.startswith("/cup/"):
+                given_values["token"] = cup_token
+            with app.test_request_context():
+                path = url_for(endpoint, **{k: given_values[k] for k in rule.arguments})
+            response = client.post(
+                path, data=fields, headers={"HX-Request": "true"} if htmx else {}
+            )
+            assert response.status_code < 500, (path, fields)
+            assert client.get(f"/cup/{cup_token}").status_code == 200
+            assert client.get(f"/t/{first_token}/players").status_code == 200
+
+        check()

@@ -30,15 +30,13 @@ from ..errors import NotFound
 from ..starting import storable
 from .rounds import in_round
 from .series_people import link_entrants
-from .setup import bump
+from .setup import MAX_ENTRANTS, bump
 
 MAX_NAME = 40
 MAX_CLUB = 60
 MAX_HOUSEHOLD = 40
 MAX_NUMBER = 9999
 """The highest start number (four digits on a table card)."""
-MAX_ENTRANTS = 3000
-"""The most players one tournament registers (a region's championship in one hall)."""
 _NUMBER_TRIES = 5
 
 

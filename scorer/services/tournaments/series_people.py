@@ -339,7 +339,7 @@ def register_people(tournament: Tournament) -> list[Entrant]:
     that person (not checked in; who comes gets a start number at check-in).
     A second tap registers nobody twice.
     """
-    from .entrants import MAX_ENTRANTS  # the registration imports this module
+    from .setup import MAX_ENTRANTS  # setup is plain (see _changed)
 
     if tournament.series is None:
         raise NotFound()

@@ -27,6 +27,8 @@ from ..starting import storable
 
 MAX_TOURNAMENT_NAME = 80
 MAX_PLACE = 80
+MAX_ENTRANTS = 3000
+"""The most players one tournament registers (a region's championship in one hall)."""
 MAX_ROUNDS = 12
 """The most rounds a tournament plays (three is usual; a long day has five or six)."""
 MAX_ENTRY_FEE_CENTS = 100_000
