@@ -56,6 +56,7 @@ Decisions where docs/rules.md is silent (kept in the rules page of the app too):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -197,6 +198,55 @@ def possible_trick_points(ruleset: Ruleset) -> frozenset[int]:
     )
     sums = _card_sums(values)
     return sums | frozenset(n + ruleset.last_trick for n in sums)
+
+
+def points_step(ruleset: Ruleset) -> int:
+    """The step every hand's points come in under ``ruleset``: each is a multiple of it.
+
+    A hand's points are built of melds, trick points as credited (rounded to
+    10 with ``round_tricks``, else sums of card values), bids (``min_bid`` and
+    steps of ``bid_step``), the bonuses and the special games' values; the
+    greatest common divisor of all of them divides every hand's points, and so
+    every sum of hands.  A total that is no multiple of it cannot have been
+    played (the tournament's paper slips are checked with it).
+
+    >>> points_step(Ruleset())  # cards 11-10-4-3-2: trick points of any step
+    1
+    >>> from .ruleset import PRESETS
+    >>> points_step(PRESETS["turnier"])  # tricks rounded, half the bid rounded up to 10
+    10
+    """
+    values = [
+        ruleset.pair,
+        ruleset.trump_pair,
+        ruleset.family,
+        ruleset.trump_family,
+        ruleset.double_family,
+        ruleset.binokel,
+        ruleset.double_binokel,
+        ruleset.gross_binokel,
+        ruleset.four_aces,
+        ruleset.four_kings,
+        ruleset.four_obers,
+        ruleset.four_unters,
+        ruleset.four_tens,
+        ruleset.eight_of_a_kind,
+        ruleset.diss,
+        ruleset.min_bid,
+        ruleset.bid_step,
+        ruleset.failed_extra,
+        *(ruleset.special_value(name) for name in ruleset.specials),
+    ]
+    flat = ruleset.rundgang.split()
+    if len(flat) == 2 and flat[1].isdigit():
+        values.append(int(flat[1]))
+    for bonus in (ruleset.going_off, ruleset.failed):
+        values.append(10 if bonus.kind == "half_bid" else bonus.amount)
+    if ruleset.round_tricks:
+        values.append(10)
+    else:
+        values.append(math.gcd(*possible_trick_points(ruleset)))
+    return math.gcd(*(value for value in values if value)) or 1
 
 
 def _check_trick_values(

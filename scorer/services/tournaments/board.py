@@ -24,9 +24,10 @@ from sqlalchemy.orm import joinedload, selectinload
 
 from ...extensions import db
 from ...models import Match, utcnow
-from ...rules import RulesError
+from ...rules import RulesError, points_step
 from ...tournament_models import Entrant, Round, Tournament, TournamentTable
 from ..errors import NotFound
+from ..sheets import ruleset_of
 from ..writes import touch
 from .setup import bump, current_round
 from .tables import TableState, deals_of, state_of
@@ -245,15 +246,19 @@ def check_slip(table: TournamentTable, slip: Slip) -> dict[str, list[int]]:
     """The slip as stored (``{entrant id: [points, lost]}`` in seat order), or RulesError.
 
     Every player of the table, nobody else; points whole numbers within
-    ±:data:`MAX_SLIP_POINTS`; lost games from 0 to the table's deals.
+    ±:data:`MAX_SLIP_POINTS` that the table's rules can make (a multiple of
+    the rules' ``points_step``: with tricks rounded to ten, of 10); lost games
+    from 0 to the table's deals, and together no more than its deals (a deal
+    has one declarer).
     """
     if set(slip) != set(table.players):
         raise RulesError(
             "a paper slip needs the points and lost games of every player at the table"
         )
     deals = deals_of(table.match)
+    step = points_step(ruleset_of(table.match))
     stored: dict[str, list[int]] = {}
-    for entrant in table.players:
+    for seat, entrant in enumerate(table.players):
         points, lost = slip[entrant]
         if not _whole(points) or not -MAX_SLIP_POINTS <= points <= MAX_SLIP_POINTS:
             raise RulesError(
@@ -264,7 +269,22 @@ def check_slip(table: TournamentTable, slip: Slip) -> dict[str, list[int]]:
             raise RulesError(
                 "lost games on a paper slip are whole numbers from 0 to {deals}", deals=deals
             )
+        if points % step:
+            # e.g. tricks rounded to ten: 437 is no total these rules can make
+            raise RulesError(
+                "{name}: {points} points cannot be played with these rules: "
+                "every game's points are a multiple of {step}",
+                name=table.match.seats[seat].name,
+                points=points,
+                step=step,
+            )
         stored[str(entrant)] = [points, lost]
+    if sum(lost for _, lost in stored.values()) > deals:
+        # each deal has one declarer, who alone can lose it
+        raise RulesError(
+            "the table played {deals} deals: at most {deals} lost games together",
+            deals=deals,
+        )
     return stored
 
 
