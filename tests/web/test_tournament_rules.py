@@ -29,6 +29,7 @@ def test_the_rules_page_says_how_the_evening_runs(app: Flask, client: FlaskClien
     assert "Startgeld: 7,50 €" in text
     assert "4 Verlustspiele kosten 2,00 €" in text and "6 Verlustspiele kosten 4,00 €" in text
     assert "bessere beste Runde" in text  # the tie-break, on by default
+    assert "Die Punkte auf einem Zettel sind ein Vielfaches von 10" in text  # tricks rounded
     # then the game's rules, as a match's rules page shows them
     assert "halbe Reizwert" in text or "Hälfte" in text or "Reizwert" in text
 
@@ -38,6 +39,22 @@ def test_in_english_and_without_a_tie_break(app: Flask, client: FlaskClient) -> 
     text = page_text(client.get(f"/p/{view}/rules?lang=en"))
     assert "2 rounds of 12 deals" in text
     assert "Tie-break" not in text
+    assert "A slip's points must be a multiple of 10" in text
+
+
+def test_without_rounded_tricks_a_slip_may_hold_any_total(app: Flask, client: FlaskClient) -> None:
+    from scorer.services.tournaments import setup
+
+    with app.app_context():
+        tournament = tournament_with(9)
+        tournament.ruleset = setup.ruleset_of(tournament).replace(round_tricks=False).to_dict()
+        from scorer.extensions import db
+
+        db.session.commit()
+        view = tournament.view_token
+    text = page_text(client.get(f"/p/{view}/rules?lang=en"))
+    assert "A slip's points must be" not in text
+    assert "A slip's lost games together are no more than the table's deals." in text
 
 
 def test_every_public_page_links_to_the_rules(app: Flask, client: FlaskClient) -> None:

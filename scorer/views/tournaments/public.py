@@ -19,7 +19,7 @@ from flask import Blueprint, Response, abort, request, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...house_rules import rules_page
-from ...rules import RulesError
+from ...rules import RulesError, points_step
 from ...rules.tournament import lost_game_fee
 from ...services.tournaments import polls, setup, standings
 from ...services.tournaments import seating as seats
@@ -221,6 +221,7 @@ def rules(view_token: str) -> WerkzeugResponse:
             view_token=view_token,
             four=setup.table_ruleset_of(tournament, 4),
             fees=_fee_examples(tournament.fee_schedule),
+            slip_step=points_step(three),
             **rules_page(three),
         )
     )
