@@ -214,11 +214,13 @@ def paper_slips(heading: Any, slips: Sequence[Any]) -> bytes:
     """
     most = max((len(slip.deals) for slip in slips), default=0)
     row_mm = SLIP_LINE_MM if most <= 16 else max(5.5, round(SLIP_LINE_MM * 16 / most, 2))
+    grids = slipgrid.grids(slips, row_mm, gettext("sits out"))
     return render_document(
         "slips.html",
         title=page_title(heading, gettext("Paper slips")),
         slips=slips,
-        grids=slipgrid.grids(slips, row_mm, gettext("sits out")),
+        grids=grids,
+        backgrounds=slipgrid.backgrounds(grids),
         row_mm=row_mm,
         **_head(heading),
     )
