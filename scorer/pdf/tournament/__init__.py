@@ -18,9 +18,9 @@ cache keyed by what the PDF shows (:func:`.cache.cached_pdf`, keys from
   numbers, "provisional" while the round is open.
 - **Certificates**: A4 landscape, one page per player of the first three places.
 
-A prize list (or any other ranking with columns of its own) reuses
-:func:`ranking_document`: it takes extra columns, and its template
-``pdf/tournament/_ranking.html`` is a macro another page can import.
+- **Prize list**: the winners alone, with what each gets (:func:`prize_list`);
+  a ranking with columns of its own may still reuse :func:`ranking_document`
+  (extra columns; ``pdf/tournament/_ranking.html``'s macros).
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from flask_babel import format_date, format_number, get_locale, gettext
 from markupsafe import Markup
 
 from ...words import MINUS, local_time, signed
+from ...words import money as money_text
 from ..layout import css_string, page_numbers
 from ..resources import font_urls, url_fetcher
 from . import lines, slipgrid
@@ -303,5 +304,24 @@ def certificates(sheet: Any) -> bytes:
             2: gettext("2nd place"),
             3: gettext("3rd place"),
         },
+        **_head(heading),
+    )
+
+
+def prize_list(heading: Any, plist: Any, share_words: Sequence[str]) -> bytes:
+    """The prize list on A4 (money.PrizeList): what each winner gets, the joke prize.
+
+    The winners only, in the order they are called to the prize table: place
+    (a shared place as "2.–4."), start number, name, points, prize — money as
+    the rules split the fund, or the item picked in order.  Nothing is counted
+    here: every figure is the money service's.  Without prizes set, a page that
+    says so (printed before the settings, it must not look like "no prizes").
+    """
+    return render_document(
+        "prizes.html",
+        title=page_title(heading, gettext("Prize list")),
+        p=plist,
+        share_words=list(share_words),
+        money=money_text,
         **_head(heading),
     )
