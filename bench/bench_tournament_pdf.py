@@ -110,7 +110,8 @@ def main() -> None:
             runs = ", ".join(f"{c:.2f}" for c in cpu)
             print(
                 f"{name}: {pages} pages, {len(data) / 1024:.0f} KiB; CPU s per run {runs} "
-                f"(median {statistics.median(cpu):.2f}); wall median {statistics.median(wall):.2f} s"
+                f"(median {statistics.median(cpu):.2f}); "
+                f"wall median {statistics.median(wall):.2f} s"
             )
     print(
         f"load average (1, 5, 15 min) at the end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}"

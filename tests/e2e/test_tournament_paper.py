@@ -30,7 +30,7 @@ pytestmark = pytest.mark.e2e
 
 
 def an_evening(live: LiveServer) -> str:
-    """12 players, one round of 4 tables typed from paper (player n: n × 10 points), closed."""
+    """12 players, one round of 4 tables typed from paper (start number n: n × 10 points), closed."""
     with live.app.app_context():
         tournament = tournament_with(12, rounds_=1)
         tournament.entry_fee_cents = 1000
@@ -83,8 +83,8 @@ def test_the_organiser_taps_every_printout(
     prizes = downloaded(page, "#prize-list-pdf")
     assert len(prizes.pages) == 1
     text = text_of(prizes)
-    # 12 × 10 € = 120 €: 60, 36, 24 € to start numbers 12, 11 and 10 (120, 110, 100 points)
-    assert "Spieler 12 120 €60.00" in text and "Spieler 10 100 €24.00" in text
+    # 12 × 10 € = 120 €: 60, 36, 24 € to start numbers 12, 11 and 10
+    assert "1. 12 Liesl 120 €60.00" in text and "3. 10 " in text and "€24.00" in text
     assert "Trostpreis" in text
 
     page.goto(live_server.path(f"/t/{token}/rounds/1?lang=en"))
