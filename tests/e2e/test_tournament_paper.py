@@ -30,7 +30,7 @@ pytestmark = pytest.mark.e2e
 
 
 def an_evening(live: LiveServer) -> str:
-    """12 players, one round of 4 tables typed from paper (start number n: n × 10 points), closed."""
+    """12 players, one round of 4 tables typed from paper (number n: n × 10 points), closed."""
     with live.app.app_context():
         tournament = tournament_with(12, rounds_=1)
         tournament.entry_fee_cents = 1000
