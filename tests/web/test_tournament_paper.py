@@ -152,9 +152,13 @@ def test_a_qr_code_is_at_least_three_centimetres(app: Flask, client: FlaskClient
     from scorer.pdf import tournament as printouts
 
     assert printouts.QR_MM >= 30
-    # the code is drawn as a vector path (scales to any printer), not a picture
+    # the code is a picture of one pixel per module, printed without smoothing (sharp squares)
     reader = PdfReader(io.BytesIO(response.data))
-    assert not list(reader.pages[0].images)
+    images = list(reader.pages[0].images)
+    assert len(images) == 3  # three tables of round 1 on the first page
+    code = images[0]
+    assert code.image.width == code.image.height <= 41
+    assert str(code.indirect_reference.get_object().get("/Interpolate")) in ("False", "false")
 
 
 def test_hostile_names_stay_on_their_cards_and_come_out_as_text(

@@ -10,20 +10,22 @@ cache keyed by what the PDF shows (:func:`.cache.cached_pdf`, keys from
 :func:`document_key`).
 
 - **Table cards**: four A6 cards to an A4 page with cut lines; the table's
-  QR code (at least 3 cm, read from 30 cm) is drawn inline as SVG.
+  QR code (at least 3 cm, read from 30 cm) is a PNG of one pixel per module,
+  printed sharp (:func:`qr_image`).
 - **Paper slips**: one A4 page per table, a line per deal (who deals, who
   sits out at a table of four), totals and a line to sign per player.
 - **Rankings**: A4 portrait, the table head repeated on every page, page
   numbers, "provisional" while the round is open.
 - **Certificates**: A4 landscape, one page per player of the first three places.
 
-A prize list (or any other ranking with columns of its own) reuses
-:func:`ranking_document`: it takes extra columns, and its template
-``pdf/tournament/_ranking.html`` is a macro another page can import.
+- **Prize list**: the winners alone, with what each gets (:func:`prize_list`);
+  a ranking with columns of its own may still reuse :func:`ranking_document`
+  (extra columns; ``pdf/tournament/_ranking.html``'s macros).
 """
 
 from __future__ import annotations
 
+import base64
 import functools
 import hashlib
 import json
@@ -38,8 +40,9 @@ from flask_babel import format_date, format_number, get_locale, gettext
 from markupsafe import Markup
 
 from ...words import MINUS, local_time, signed
-from ..layout import css_string, page_numbers, render_pdf
-from ..resources import font_urls
+from ...words import money as money_text
+from ..layout import css_string, page_numbers
+from ..resources import font_urls, url_fetcher
 from . import lines, slipgrid
 
 TEMPLATES = "pdf/tournament"
@@ -50,6 +53,7 @@ CARDS_PER_PAGE = 4
 NAME_IN_TITLE = 44
 """The tournament's name in the page head is cut here: a longer one would push the app's
 name off the line."""
+PNG_URI = "data:image/png;base64,"
 SLIP_LINE_MM = 7.5
 """A deal's line on a paper slip: room to write a hand's figures by hand."""
 
@@ -92,16 +96,50 @@ def document_key(kind: str, *parts: object) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def qr_svg(url: str) -> Markup:
-    """The QR code of ``url`` as an inline SVG that scales to its box (CSS sets the size).
+@functools.lru_cache(maxsize=4096)
+def qr_png(url: str) -> bytes:
+    """The QR code of ``url`` as a PNG of one pixel per module (printed without smoothing).
 
     Error correction M (a fold or a coffee stain on the card), a quiet zone of
-    two modules (the card's white margin adds more).  Only segno's path data
-    goes into the page, never the URL's text.
+    two modules (the card's white margin adds more).  A table's link stays the
+    same all evening, so each code is made once per process: segno's choice of
+    the best mask is the dearest part of a card (about 9 ms).
     """
-    code = segno.make(url, error="m")
-    svg = code.svg_inline(scale=1, border=2, dark="#000", light="#fff", omitsize=True)
-    return Markup(svg.replace("<svg ", '<svg class="qr" ', 1))
+    return bytes(segno.make(url, error="m").png_data_uri(scale=1, border=2).encode())
+
+
+def qr_image(url: str) -> Markup:
+    """The ``<img>`` of ``url``'s QR code (CSS sets its size, ``image-rendering: pixelated``).
+
+    An image instead of an inline SVG: WeasyPrint parses a code's SVG path of
+    several hundred runs in about 20 ms, a PNG of 37 × 37 pixels it takes as
+    it is; drawn without interpolation, its modules print as sharp squares.
+    Only segno's PNG goes into the page, never the URL's text.
+    """
+    return Markup('<img class="qr" src="{}" alt="">').format(qr_png(url).decode())
+
+
+def _render(html: str) -> bytes:
+    """HTML to PDF bytes: :func:`.layout.render_pdf`'s fetcher, and the QR codes' PNGs."""
+    from weasyprint import HTML
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    inner = url_fetcher()
+
+    class WithCodes(URLFetcher):
+        """Our static files and fonts, and a ``data:image/png`` URI that is one of our codes."""
+
+        def fetch(self, url: str, headers: Any = None) -> Any:
+            if url.startswith(PNG_URI):
+                body = base64.b64decode(url[len(PNG_URI) :], validate=True)
+                if body.startswith(b"\x89PNG"):
+                    return URLFetcherResponse(url, body, {"Content-Type": "image/png"})
+            return inner.fetch(url, headers)
+
+    static = Path(current_app.static_folder or "").resolve()
+    fetcher = WithCodes(allowed_protocols=("file", "data"))
+    document = HTML(string=html, base_url=static.as_uri() + "/", url_fetcher=fetcher)
+    return bytes(document.write_pdf())
 
 
 def day_text(held_on: str, first_drawn: Any = None) -> str:
@@ -141,7 +179,7 @@ def render_document(template: str, *, title: str, **context: Any) -> bytes:
         points_text=points_text,
         **context,
     )
-    return render_pdf(html)
+    return _render(html)
 
 
 def page_title(heading: Any, kind: str = "") -> str:
@@ -156,7 +194,7 @@ def _head(heading: Any) -> dict[str, Any]:
 
 def table_cards(heading: Any, cards: Sequence[Any], links: Mapping[int, str]) -> bytes:
     """Four A6 table cards to an A4 page: ``cards`` (paper.TableCard), ``links`` by table id."""
-    qr = {card.table_id: qr_svg(links[card.table_id]) for card in cards}
+    qr = {card.table_id: qr_image(links[card.table_id]) for card in cards}
     pages = [cards[i : i + CARDS_PER_PAGE] for i in range(0, len(cards), CARDS_PER_PAGE)]
     return render_document(
         "cards.html",
@@ -177,11 +215,13 @@ def paper_slips(heading: Any, slips: Sequence[Any]) -> bytes:
     """
     most = max((len(slip.deals) for slip in slips), default=0)
     row_mm = SLIP_LINE_MM if most <= 16 else max(5.5, round(SLIP_LINE_MM * 16 / most, 2))
+    grids = slipgrid.grids(slips, row_mm, gettext("sits out"))
     return render_document(
         "slips.html",
         title=page_title(heading, gettext("Paper slips")),
         slips=slips,
-        grids=slipgrid.grids(slips, row_mm, gettext("sits out")),
+        grids=grids,
+        backgrounds=slipgrid.backgrounds(grids),
         row_mm=row_mm,
         **_head(heading),
     )
@@ -264,5 +304,24 @@ def certificates(sheet: Any) -> bytes:
             2: gettext("2nd place"),
             3: gettext("3rd place"),
         },
+        **_head(heading),
+    )
+
+
+def prize_list(heading: Any, plist: Any, share_words: Sequence[str]) -> bytes:
+    """The prize list on A4 (money.PrizeList): what each winner gets, the joke prize.
+
+    The winners only, in the order they are called to the prize table: place
+    (a shared place as "2.–4."), start number, name, points, prize — money as
+    the rules split the fund, or the item picked in order.  Nothing is counted
+    here: every figure is the money service's.  Without prizes set, a page that
+    says so (printed before the settings, it must not look like "no prizes").
+    """
+    return render_document(
+        "prizes.html",
+        title=page_title(heading, gettext("Prize list")),
+        p=plist,
+        share_words=list(share_words),
+        money=money_text,
         **_head(heading),
     )

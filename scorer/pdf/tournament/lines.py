@@ -8,8 +8,11 @@ Mono, the name (and club) in the proportional font, and the points per round,
 total and lost games as one more line of the monospaced font, its columns
 padded with spaces in Python.  Every glyph of the mono font is equally wide
 (:data:`scorer.pdf.grid.MONO_EM`), so the table head above gets column widths
-that meet the figures exactly; the lines between players and the band of the
-totals are the cells' background, drawn once per cell.
+that meet the figures exactly; the lines between players are the cells'
+background, drawn once per cell.  The totals' grey band is the background of
+one span per line around the total, padded to the line's height: a
+background of the whole cell would run on below the last line where a block
+breaks at a page end.
 
 A name (with its club) that does not fit its column on one line, or whose
 letters the font cannot measure (another script's fallback font, an emoji),
@@ -48,6 +51,8 @@ CELL_PAD_PT = 4.5
 PAGE_PT = {"portrait": 186 / 25.4 * 72, "landscape": 273 / 25.4 * 72}
 """The width between the page margins (12 mm each side)."""
 PAPER_MARK = "✎"
+MONO_HEIGHT_EM = (1901 + 483) / 2048
+"""DejaVu Sans Mono's ascent and descent (hhea), in em: an inline box's height in it."""
 
 
 @functools.lru_cache(maxsize=8)
@@ -92,7 +97,7 @@ class Block:
 
     left: str  # place and start number, a line per player
     names: Markup  # a line per player
-    figures: str  # points per round, total, lost games, a line per player
+    figures: Markup  # points per round, total (in its band), lost games, a line per player
     extra: tuple[Markup, ...]  # the extra columns' texts, a line per player each
     single: bool  # one player whose name wraps
     podium_end: bool  # the last row of the places 1-3: a firmer line under it
@@ -132,8 +137,15 @@ class Lines:
         )
 
     @property
+    def band_padding(self) -> str:
+        """The padding of a total's span (``.band``) that makes its background the whole
+        line but the rule: the line's half leading above, less the rule below."""
+        half = (LINE_MM - MONO_HEIGHT_EM * FIGURES_PT * 25.4 / 72) / 2
+        return f"{half:.3f}mm 0 {half - RULE_MM:.3f}mm"
+
+    @property
     def band(self) -> str:
-        """The totals' grey band across the figures' cell (hard stops: one layer)."""
+        """The totals' grey band across the figures' cell of a row of its own (hard stops)."""
         x = 0.0
         for column in self.figures:
             width = self.column_pt(column)
@@ -239,11 +251,16 @@ def layout(
     room = name_pt - 2 * CELL_PAD_PT - 1
     withdrawn = heads["withdrawn"]
 
-    def row_of(index: int) -> tuple[str, Markup, str, tuple[Markup, ...]]:
+    def row_of(index: int) -> tuple[str, Markup, Markup, tuple[Markup, ...]]:
         line = lines[index]
         left_text = _pad(places[index], left[0].width) + _pad(numbers[index], left[1].width)
         cells = [*round_texts[index], totals[index], lost[index]]
-        figures_text = "".join(_pad(t, c.width) for t, c in zip(cells, figures, strict=True))
+        figures_text = Markup("").join(
+            Markup('<span class="band">{}</span>').format(_pad(t, c.width))
+            if c.key == "total"
+            else _pad(t, c.width)
+            for t, c in zip(cells, figures, strict=True)
+        )
         extras = tuple(escape(one_line(texts.get(line.entrant_id, ""))) for _, texts in extra)
         return left_text.rstrip(), _name_html(line, withdrawn), figures_text.rstrip(), extras
 
@@ -259,7 +276,7 @@ def layout(
             Block(
                 left="\n".join(r[0] for r in rows),
                 names=Markup("\n").join(r[1] for r in rows),
-                figures="\n".join(r[2] for r in rows),
+                figures=Markup("\n").join(r[2] for r in rows),
                 extra=tuple(Markup("\n").join(r[3][k] for r in rows) for k in range(len(extra))),
                 single=single,
                 podium_end=group[-1] == podium_last and podium_last < len(lines) - 1,

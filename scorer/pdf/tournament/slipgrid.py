@@ -85,8 +85,11 @@ def build(slip: Any, row_mm: float, sits_out: str) -> SlipGrid:
         name_room = room - (text_pt(number, "DejaVuSansCondensed-Bold.ttf", DEALER_PT) or 8)
         name = clip(one_line(seat.name), "DejaVuSansCondensed.ttf", DEALER_PT, name_room)
         dealers.append(Markup("<b>{}</b>{}").format(number, name))
+    # a table of three has nobody sitting out: no lines at all (an empty line is a line box)
     out = tuple(
         "\n".join(sits_out if deal.sits_out == index else "" for deal in deals)
+        if any(deal.sits_out == index for deal in deals)
+        else ""
         for index in range(len(seats))
     )
     line = row_mm - 0.15
@@ -125,3 +128,17 @@ def build(slip: Any, row_mm: float, sits_out: str) -> SlipGrid:
 def grids(slips: Sequence[Any], row_mm: float, sits_out: str) -> list[SlipGrid]:
     """The grids of every slip."""
     return [build(slip, row_mm, sits_out) for slip in slips]
+
+
+def backgrounds(found: Sequence[SlipGrid]) -> dict[str, str]:
+    """Every distinct background of the grids, each with a class name (``bg0``, ``bg1`` …).
+
+    A round's slips share a handful of backgrounds (the rules; per seat at a table
+    of three or four): written once in the page's style instead of in every cell,
+    WeasyPrint parses each once.
+    """
+    names: dict[str, str] = {}
+    for grid in found:
+        for background in (grid.rules, *grid.boxes):
+            names.setdefault(background, f"bg{len(names)}")
+    return names

@@ -1,4 +1,5 @@
-"""The tournament on paper (TOURNAMENT.md section 4): table cards, slips, rankings, certificates.
+"""The tournament on paper (TOURNAMENT.md section 4): table cards, slips, rankings, certificates,
+the prize list.
 
 Every printout is a PDF behind the organiser's link, made as the match's
 score sheet is (:mod:`scorer.views.sheets`): from the PDF cache when nothing it
@@ -22,10 +23,11 @@ from ... import slots
 from ...extensions import limiter
 from ...pdf import PdfBusy, cached_pdf
 from ...pdf import tournament as printouts
-from ...services.tournaments import paper, setup, standings
+from ...services.tournaments import money, paper, setup, standings
 from ...tournament_models import Round, Tournament
 from ..sheets import download, file_name
 from . import links
+from .money import percent
 
 bp = Blueprint("t_paper", __name__)
 
@@ -165,3 +167,23 @@ def certificates(token: str) -> Response:
         "",
         lambda: printouts.certificates(paper.ranking_after(tournament)),
     )
+
+
+@bp.get("/t/<token:token>/prizes.pdf")
+@limiter.limit(slots.pdf_limit)
+def prize_list(token: str) -> Response:
+    """The prize list: what each winner gets (money or the item picked), and the joke prize.
+
+    The figures are the money service's (:func:`~scorer.services.tournaments.money.prize_list`
+    on the standings the beamer shows); "provisional" until the last round is closed.  The
+    prize settings bump the tournament's version, so the cached PDF follows them.
+    """
+    tournament = setup.get_tournament(token)
+    tag = _tag(tournament)
+
+    def build() -> bytes:
+        plist = money.prize_list(tournament, standings.standings(tournament, tag))
+        words = [percent(int(share * money.HUNDRED_PERCENT)) for share in plist.shares]
+        return printouts.prize_list(paper.heading(tournament), plist, words)
+
+    return _send(tournament, "prizes", "", build)
