@@ -58,6 +58,9 @@ def test_a_tournament_becomes_a_series_from_its_home(app: Flask, client: FlaskCl
     text = page_text(page)
     assert "Herbstturnier" in text and "New evening" in text
     assert "The series: evenings and ranking" in page_text(client.get(f"/t/{token}?lang=en"))
+    # the device's home page leads to the series too
+    home_page = client.get("/?lang=en").get_data(as_text=True)
+    assert re.search(r'href="/cup/[^"]+">Series: Herbstturnier</a>', home_page)
 
 
 @pytest.mark.parametrize(("lang", "words"), [("de", ["Rang", "Summe"]), ("en", ["Place", "Total"])])
