@@ -31,6 +31,8 @@ class Config:
     # the cookie is sent when the session changes, not on every request (views.matches.remember)
     SESSION_REFRESH_EACH_REQUEST = False
     MAX_CONTENT_LENGTH = 2 * 1024 * 1024  # a JSON backup of a whole club fits
+    # a tournament's or a series' backup file: 200 tables of three rounds are ~8.5 MB
+    UPLOAD_LIMITS: ClassVar[dict[str, int]] = {"t_backup.restore": 16 * 1024 * 1024}
     SQLALCHEMY_ENGINE_OPTIONS: ClassVar[dict[str, Any]] = {"pool_pre_ping": True}
     TESTING = False
     # the match page, its sheet table and its empty hand form kept rendered in memory

@@ -12,7 +12,17 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, Request, Response, g, make_response, redirect, render_template, request
+from flask import (
+    Flask,
+    Request,
+    Response,
+    current_app,
+    g,
+    make_response,
+    redirect,
+    render_template,
+    request,
+)
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
@@ -212,12 +222,43 @@ class SessionsButNotOnPolls(SecureCookieSessionInterface):
         return super().open_session(app, request)
 
 
+def upload_limit(endpoint: str | None) -> int | None:
+    """The most bytes a request to ``endpoint`` may send: ``UPLOAD_LIMITS`` of the route, or
+    ``MAX_CONTENT_LENGTH`` (a tournament's backup file is larger than a club's sessions)."""
+    larger = current_app.config.get("UPLOAD_LIMITS", {}).get(endpoint) if endpoint else None
+    return int(larger) if larger else current_app.config.get("MAX_CONTENT_LENGTH")
+
+
+class UploadRequest(Request):
+    """A request whose body may be as large as its route allows (:func:`upload_limit`).
+
+    Read by the CSRF check and the form alike, before the view runs: the route
+    is known by then (routing comes first).
+    """
+
+    chosen_limit: int | None = None
+    """A limit a view sets on this request (Flask 3.1's per-request setting) wins."""
+
+    @property
+    def max_content_length(self) -> int | None:
+        if self.chosen_limit is not None:
+            return self.chosen_limit
+        if not current_app:
+            return None
+        return upload_limit(self.url_rule.endpoint if self.url_rule else None)
+
+    @max_content_length.setter
+    def max_content_length(self, value: int | None) -> None:
+        self.chosen_limit = value
+
+
 def init_app(app: Flask) -> None:
     """Hooks, error pages and the ``token`` URL converter.
 
     Called before the blueprints are registered: their rules use the converter.
     """
     app.url_map.converters["token"] = TokenConverter
+    app.request_class = UploadRequest
     app.before_request(_remember_language)
     app.before_request(_forms_only)
     app.session_interface = SessionsButNotOnPolls()

@@ -208,12 +208,33 @@ def test_two_open_rounds_are_refused(app: Flask, client: FlaskClient) -> None:
 
 def test_an_oversize_upload_is_413_with_a_message(client: FlaskClient) -> None:
     body = b"--x\r\nContent-Disposition: form-data; name=file; filename=b.json\r\n\r\n"
-    body += b" " * (2 * 1024 * 1024) + b"\r\n--x--\r\n"
+    body += b" " * (16 * 1024 * 1024) + b"\r\n--x--\r\n"
     response = client.post(
         "/t/restore?lang=en", data=body, content_type="multipart/form-data; boundary=x"
     )
     assert response.status_code == 413
-    assert "larger than 2 MB" in page_text(response)
+    assert "larger than 16 MB" in page_text(response)
+    assert "At most 16 MB per file." in page_text(client.get("/t/restore?lang=en"))
+
+
+def test_a_tournament_file_larger_than_a_match_backup_is_restored(
+    app: Flask, client: FlaskClient
+) -> None:
+    # a big evening's file passes the 2 MB of the match import (200 tables: ~8.5 MB)
+    evening(app)
+    token, _ = tokens(app)
+    data = client.get(f"/t/{token}/backup.json").get_data()
+    padded = data[:-1] + b" " * (3 * 1024 * 1024) + data[-1:]
+    response = upload(client, padded)
+    assert response.status_code == 303, page_text(response)[:300]
+    assert tournament_count(app) == 2  # a copy: its links are in use here
+    # the match import keeps its own limit
+    match_import = client.post(
+        "/import?lang=en",
+        data={"file": (io.BytesIO(padded), "b.json")},
+        content_type="multipart/form-data",
+    )
+    assert match_import.status_code == 413
 
 
 def test_a_series_link_that_names_nothing_is_404(client: FlaskClient) -> None:

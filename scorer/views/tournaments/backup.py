@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, flash, request, session, url_for
+from flask import Blueprint, flash, request, session, url_for
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField, FileRequired
@@ -32,7 +32,7 @@ from ...services.backup_format import dumps
 from ...services.tournaments import backup as backups
 from ...services.tournaments import setup
 from ...tournament_models import Series
-from ...web import go_to, render
+from ...web import go_to, render, upload_limit
 from ...words import rules_message
 from ..sheets import download, file_name
 from .organiser import FRESH_KEY, remember
@@ -78,7 +78,7 @@ def _reason(error: BackupError) -> str:
 
 
 def _page(form: RestoreForm, *, status: int = 200, error: str | None = None) -> WerkzeugResponse:
-    limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
+    limit = upload_limit("t_backup.restore") or 0
     return render(PAGE, status=status, form=form, error=error, size=f"{limit / (1024 * 1024):g}")
 
 
@@ -136,8 +136,8 @@ def restore() -> WerkzeugResponse:
 
 
 def _too_large(error: RequestEntityTooLarge) -> Any:
-    """An upload over ``MAX_CONTENT_LENGTH``: the page says so instead of an error page."""
-    limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
+    """An upload over the route's limit: the page says so instead of an error page."""
+    limit = upload_limit("t_backup.restore") or 0
     message = gettext(
         "Nothing was restored: the file is larger than %(size)s MB, the most this page accepts.",
         size=f"{limit / (1024 * 1024):g}",
