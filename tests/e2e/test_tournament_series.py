@@ -130,7 +130,7 @@ def page_ranking(page: Page) -> list[tuple[int, int, str, list[int | None], int,
     rows = []
     for tr in page.locator(RANKING_ROWS).all():
         cells = [c.strip() for c in tr.locator("td").all_inner_texts()]
-        place, no, name, *middle, total, lost = cells
+        place, no, _name, *middle, total, lost = cells
         rows.append(
             (
                 number(place),
@@ -171,7 +171,18 @@ def test_a_series_of_two_evenings(
     assert fits_width(organiser)
     shots(shot, organiser, "s-series-home")
 
-    # "Neuer Abend", tapped twice: one evening, its organiser link shown once
+    # "Neuer Abend", tapped twice: one evening, its organiser link shown once.  The
+    # browser sends a double tap's form once; a tap whose answer got lost (sent again
+    # by the phone) reaches the server twice: the first send here goes by fetch
+    sent = organiser.evaluate(
+        """() => {
+          const form = document.querySelector("#new-evening");
+          return fetch(form.action, {method: "POST", body: new FormData(form)})
+            .then((r) => r.status);
+        }"""
+    )
+    assert sent == 200  # the redirect followed to the new evening's page
+    assert count_of(live_server, Tournament) == 2
     with organiser.expect_navigation(url=re.compile(r"/t/[\w-]+$")):
         organiser.locator("#new-evening button[type=submit]").dblclick()
     expect(organiser.locator("section#organiser-link")).to_be_visible()
@@ -247,7 +258,6 @@ def test_a_series_of_two_evenings(
         expect(screen.locator(SERIES_ROWS)).to_have_text(expected)
         hans = screen.locator(SERIES_ROWS).filter(has_text=HANS)
         expect(hans).to_have_count(1)
-        expect(hans.locator("td.round")).not_to_have_text(["–", "–"])
         for cell in hans.locator("td.round").all_inner_texts():
             assert cell.strip() != "–"  # played both evenings
         expect(screen.locator(".s-evenings-public li")).to_have_count(2)
@@ -373,9 +383,7 @@ def test_the_ranking_as_csv_and_excel(
     assert sheet is not None
     values = [list(r) for r in sheet.iter_rows(min_row=3, values_only=True)]
     assert values[0][:4] == ["Rang", "Startnummer", "Name", "Verein"]
-    from_xlsx = [
-        (r[0], r[1], r[2], [c for c in r[4:-3]], r[-3], r[-2]) for r in values[1:] if r[0]
-    ]
+    from_xlsx = [(r[0], r[1], r[2], [c for c in r[4:-3]], r[-3], r[-2]) for r in values[1:] if r[0]]
     assert from_xlsx == shown
 
 
