@@ -315,12 +315,12 @@ def test_a_backup_restored_on_another_installation(
         entrants = [dict(e) for e in bad["tournament"]["entrants"]]
         entrants[0]["name"] = "Ann\x00a"
         bad["tournament"]["entrants"] = entrants
-        hostile = {
-            "nul.json": json.dumps(bad),
-            "empty.json": json.dumps({"format": "scorer-tournament", "version": 1}),
-            "junk.json": "{not json",
+        hostile = {  # the file, and what the message names
+            "nul.json": (json.dumps(bad), "NUL"),
+            "empty.json": (json.dumps({"format": "scorer-tournament", "version": 1}), "Turnier"),
+            "junk.json": ("{not json", "kein JSON"),
         }
-        for name, text in hostile.items():
+        for name, (text, reason) in hostile.items():
             path = tmp_path / name
             path.write_text(text, encoding="utf-8")
             laptop.goto("/t/restore")
@@ -328,6 +328,7 @@ def test_a_backup_restored_on_another_installation(
             laptop.locator("#restore-form button[type=submit]").click()
             error = laptop.locator("#restore-error")
             expect(error).to_contain_text("Nichts wurde wiederhergestellt:")
+            expect(error).to_contain_text(reason)
             assert "Traceback" not in error.inner_text()
             assert count_of(other, Tournament) == 1, name
         shot(laptop, "s-restore-refused")
