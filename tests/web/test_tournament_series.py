@@ -320,3 +320,34 @@ def test_random_posts_to_the_series_routes_never_fail(endpoint: str) -> None:
             assert client.get(f"/t/{first_token}/players").status_code == 200
 
         check()
+
+
+def test_a_person_of_an_open_choice_is_not_registered_again(
+    app: Flask, client: FlaskClient
+) -> None:
+    with app.app_context():
+        first = tournament_with(["Hans Schäfer", "Eva Roth", "Otto Bauer"], rounds_=1)
+        second = series.new_evening(series.create_series(first), idempotency_key="k")
+        token = second.token
+    client.post(
+        f"/t/{token}/players",
+        data={
+            "name": "Hans Schaefer",
+            "club": "",
+            "household": "",
+            "number": "",
+            "action": "register",
+        },
+    )
+    page = client.get(f"/t/{token}/players?lang=en")
+    text = page_text(page)
+    assert "Register the series' 2 other players" in text  # Eva and Otto, not Hans Schäfer
+    data = form_data(page.get_data(as_text=True), "series-register")
+    client.post(f"/t/{token}/series/people", data=data)
+    with app.app_context():
+        names = sorted(e.name for e in setup.get_tournament(token).entrants)
+    assert names == ["Eva Roth", "Hans Schaefer", "Otto Bauer"]
+    # the choice is still there to make
+    assert "Hans Schaefer — the same as “Hans Schäfer”" in page_text(
+        client.get(f"/t/{token}/players?lang=en")
+    )

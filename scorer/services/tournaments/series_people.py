@@ -316,17 +316,24 @@ def met_before(tournament: Tournament) -> list[list[tuple[int, ...]]]:
 
 
 def absent_people(tournament: Tournament) -> list[SeriesPlayer]:
-    """The series' people without a player on this evening yet, by name."""
+    """The series' people without a player on this evening yet, by name.
+
+    Left out: a person a player of this evening may be (a choice still open,
+    "Hans Schaefer" for "Hans Schäfer"), or they would be registered twice.
+    """
     series = tournament.series
     if series is None:
         return []
     taken = _taken(tournament)
+    pending = {person.id for choice in choices(tournament) for person in choice.people}
     here = {(name_key(e.name), _folded(e.club).casefold()) for e in tournament.entrants}
     return sorted(
         (
             p
             for p in series.players
-            if p.id not in taken and (name_key(p.name), _folded(p.club).casefold()) not in here
+            if p.id not in taken
+            and p.id not in pending
+            and (name_key(p.name), _folded(p.club).casefold()) not in here
         ),
         key=lambda p: (name_key(p.name), p.id),
     )
