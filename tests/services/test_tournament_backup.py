@@ -58,7 +58,7 @@ def evening_mid_round() -> Tournament:
     first, second, third = row.tables
     play_table(first)
     play_table(second)
-    board.set_paper(tournament, third, {p: (100 + p, 1) for p in third.players})
+    board.set_paper(tournament, third, {p: (100 + 10 * p, 1) for p in third.players})
     board.set_paper(tournament, third, {p: (120, 0) for p in third.players})
     tables.confirm(first, first.players[0])
     tables.confirm(first, first.players[1])
@@ -292,6 +292,39 @@ def test_two_open_rounds_and_a_dangling_player_are_refused(app: Flask) -> None:
         missing = edit(data, "tournament.entrants", data[T]["entrants"][1:])
         with pytest.raises(BackupError):
             restore(dumps(missing))
+        assert counts() == before
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        # tricks rounded to ten: no game of the tournament's rules makes 437 points
+        ({0: (437, None)}, "437 points cannot be played with these rules"),
+        # 3 deals, one declarer each: 2 + 1 + 1 lost games cannot be
+        ({0: (None, 2), 1: (None, 1), 2: (None, 1)}, "lost games together"),
+    ],
+)
+@pytest.mark.parametrize("where", ["paper", "paper_log.0.after"])
+def test_a_slip_no_table_can_have_written_is_refused(
+    app: Flask, change: dict[int, tuple[int | None, int | None]], words: str, where: str
+) -> None:
+    """The file's slips pass the same check as a slip typed in on the board."""
+    with app.test_request_context("/?lang=en"):
+        data = a_file(app)
+        before = counts()
+        path = f"{T}.rounds.0.tables.2.{where}"
+        target: Any = data
+        for key in path.split("."):
+            target = target[int(key) if key.isdigit() else key]
+        slip = copy.deepcopy(target)
+        for seat, (points, lost) in change.items():
+            line = slip[list(slip)[seat]]
+            line[0] = line[0] if points is None else points
+            line[1] = line[1] if lost is None else lost
+        with pytest.raises(BackupError) as caught:
+            restore(dumps(edit(data, path, slip)))
+        assert caught.value.cause is not None and words in str(caught.value.cause)
+        assert str(caught.value).startswith("tournament, round 1, table 3")
         assert counts() == before
 
 

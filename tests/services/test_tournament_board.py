@@ -136,14 +136,14 @@ def test_a_paper_slip_counts_in_the_results(in_app: Flask) -> None:
     tournament, row = a_round()
     table = row.tables[0]
     play(table, 1)  # the phone died after one deal
-    slip = slip_for(table, (420, 0), (-150, 2), (95, 1))
+    slip = slip_for(table, (420, 0), (-150, 2), (90, 1))
     assert board.set_paper(tournament, table, slip)
     assert table.paper == {str(p): list(v) for p, v in slip.items()}
     results = tables.results(row)
     assert [results[p] for p in table.players] == [
         tables.Result(420, 0, paper=True),
         tables.Result(-150, 2, paper=True),
-        tables.Result(95, 1, paper=True),
+        tables.Result(90, 1, paper=True),
     ]
     state = board.board(tournament).tables[0]
     assert state.finished and state.state.signed and state.state.paper
@@ -153,7 +153,7 @@ def test_a_paper_slip_counts_in_the_results(in_app: Flask) -> None:
 def test_the_same_slip_twice_changes_nothing(in_app: Flask) -> None:
     tournament, row = a_round()
     table = row.tables[0]
-    slip = slip_for(table, (1, 0), (2, 0), (3, 0))
+    slip = slip_for(table, (10, 0), (20, 0), (30, 0))
     shown = board.slip_digest(table.paper)
     assert board.set_paper(tournament, table, slip, shown=shown)
     version = table.match.version
@@ -166,17 +166,17 @@ def test_a_slip_changed_in_another_tab_is_not_overwritten(in_app: Flask) -> None
     tournament, row = a_round()
     table = row.tables[0]
     shown = board.slip_digest(None)
-    board.set_paper(tournament, table, slip_for(table, (1, 0), (2, 0), (3, 0)), shown=shown)
+    board.set_paper(tournament, table, slip_for(table, (10, 0), (20, 0), (30, 0)), shown=shown)
     with pytest.raises(SlipChangedError):
-        board.set_paper(tournament, table, slip_for(table, (9, 0), (9, 0), (9, 0)), shown=shown)
+        board.set_paper(tournament, table, slip_for(table, (90, 0), (90, 0), (90, 0)), shown=shown)
     assert table.paper is not None
-    assert [table.paper[str(p)] for p in table.players] == [[1, 0], [2, 0], [3, 0]]
+    assert [table.paper[str(p)] for p in table.players] == [[10, 0], [20, 0], [30, 0]]
 
 
 def test_a_slip_can_be_removed(in_app: Flask) -> None:
     tournament, row = a_round()
     table = row.tables[0]
-    board.set_paper(tournament, table, slip_for(table, (1, 0), (2, 0), (3, 0)))
+    board.set_paper(tournament, table, slip_for(table, (10, 0), (20, 0), (30, 0)))
     assert board.set_paper(tournament, table, None)
     assert table.paper is None
     assert 1 in rounds.unfinished(row)
@@ -185,14 +185,18 @@ def test_a_slip_can_be_removed(in_app: Flask) -> None:
 @pytest.mark.parametrize(
     ("values", "message"),
     [
-        ({0: (1, 0), 1: (2, 0)}, "every player"),
-        ({0: (1, 0), 1: (2, 0), 2: (3, 0), 99: (4, 0)}, "every player"),
-        ({0: (50_001, 0), 1: (2, 0), 2: (3, 0)}, "points"),
-        ({0: (-(10**309), 0), 1: (2, 0), 2: (3, 0)}, "points"),
-        ({0: (True, 0), 1: (2, 0), 2: (3, 0)}, "points"),
-        ({0: (1.5, 0), 1: (2, 0), 2: (3, 0)}, "points"),
-        ({0: (1, -1), 1: (2, 0), 2: (3, 0)}, "lost games"),
-        ({0: (1, 4), 1: (2, 0), 2: (3, 0)}, "lost games"),
+        ({0: (10, 0), 1: (20, 0)}, "every player"),
+        ({0: (10, 0), 1: (20, 0), 2: (30, 0), 99: (40, 0)}, "every player"),
+        ({0: (50_010, 0), 1: (20, 0), 2: (30, 0)}, "points"),
+        ({0: (-(10**309), 0), 1: (20, 0), 2: (30, 0)}, "points"),
+        ({0: (True, 0), 1: (20, 0), 2: (30, 0)}, "points"),
+        ({0: (1.5, 0), 1: (20, 0), 2: (30, 0)}, "points"),
+        ({0: (10, -1), 1: (20, 0), 2: (30, 0)}, "lost games"),
+        ({0: (10, 4), 1: (20, 0), 2: (30, 0)}, "lost games"),
+        # tricks rounded to ten: no game of these rules makes 95 points
+        ({0: (10, 0), 1: (95, 0), 2: (30, 0)}, "cannot be played with these rules"),
+        # three deals, one declarer each: four lost games cannot be
+        ({0: (10, 2), 1: (20, 1), 2: (30, 1)}, "lost games together"),
     ],
 )
 def test_a_slip_is_checked(

@@ -198,7 +198,7 @@ def test_a_three_way_tie_for_second_shares_the_prizes_of_places_2_to_4() -> None
     # and Done share places 2-4: 20.00 + 15.00 + 0.00 = 35.00 → 11.67, 11.67, 11.66
     # (the cent that does not divide goes to the lower start numbers first)
     points = {1: (500, 0), 2: (300, 0), 3: (300, 0), 4: (300, 0)}
-    points.update({n: (100 - n, 0) for n in range(5, 11)})
+    points.update({n: (100 - 10 * n, 0) for n in range(5, 11)})
     tournament = evening(10, [points], entry_fee_cents=1000)
     settings(tournament, shares=(Decimal("0.30"), Decimal("0.20"), Decimal("0.15")))
     plist = money.prize_list(tournament, standings.build(tournament))

@@ -27,7 +27,7 @@ def evening(app: Flask, *, close: bool = True, names: list[str] | None = None) -
         row = drawn(tournament, 1)
         third = row.tables[2]
         play_round(row)
-        board.set_paper(tournament, third, {p: (150, 2) for p in third.players})
+        board.set_paper(tournament, third, {p: (150, 1) for p in third.players})
         if close:
             rounds.close_round(tournament, row)
         db.session.expunge_all()

@@ -20,9 +20,10 @@ from sqlalchemy import update
 from scorer import services
 from scorer.extensions import db
 from scorer.models import Match
+from scorer.rules import RulesError
 from scorer.services.tournaments import rounds, setup, tables
 from scorer.tournament_models import Tournament
-from scorer.words import local_time
+from scorer.words import local_time, rules_message
 from tests.builders import HX, fill_hand, form_data, page_text
 from tests.tournament_builders import a_hand, drawn, play_round, tournament_with
 
@@ -349,7 +350,7 @@ def test_a_paper_slip_is_typed_in_and_counts(app: Flask, client: FlaskClient) ->
     assert "The table's phone has entered 1 hand: the slip takes their place." in text
     shown = form_data(page.get_data(as_text=True))["shown"]
     response = client.post(
-        f"/t/{token}/tables/{table['id']}/paper", data=slip([420, -150, 95], [0, 2, 1], shown)
+        f"/t/{token}/tables/{table['id']}/paper", data=slip([420, -150, 90], [0, 2, 1], shown)
     )
     assert response.status_code == 303 and response.headers["Location"] == f"/t/{token}/board"
     board = after(client, response)
@@ -358,7 +359,7 @@ def test_a_paper_slip_is_typed_in_and_counts(app: Flask, client: FlaskClient) ->
     with app.app_context():
         results = tables.results(the(token).round_rows[0])
         players = table["players"]
-        assert [results[p].points for p in players] == [420, -150, 95]  # type: ignore[attr-defined]
+        assert [results[p].points for p in players] == [420, -150, 90]  # type: ignore[attr-defined]
         assert all(results[p].paper for p in players)  # type: ignore[attr-defined]
     again = client.get(f"/t/{token}/tables/{table['id']}/paper").get_data(as_text=True)
     assert form_data(again)["points_0"] == "420"  # it can be edited
@@ -369,13 +370,14 @@ def test_a_paper_slip_is_typed_in_and_counts(app: Flask, client: FlaskClient) ->
 @pytest.mark.parametrize(
     ("points", "lost", "message"),
     [
-        (["1\x00", 2, 3], [0, 0, 0], "Enter a whole number from -50000 to 50000."),
-        ([str(10**309), 2, 3], [0, 0, 0], "Enter a whole number from -50000 to 50000."),
-        ([1, 2, 3], [0, -1, 0], "Enter a whole number from 0 to 3."),
-        ([1, 2, 3], [0, 4, 0], "Enter a whole number from 0 to 3."),
-        ([1, 2], [0, 0], "This field is required."),
+        (["1\x00", 20, 30], [0, 0, 0], "Enter a whole number from -50000 to 50000."),
+        ([str(10**309), 20, 30], [0, 0, 0], "Enter a whole number from -50000 to 50000."),
+        ([10, 20, 30], [0, -1, 0], "Enter a whole number from 0 to 3."),
+        ([10, 20, 30], [0, 4, 0], "Enter a whole number from 0 to 3."),
+        ([10, 20], [0, 0], "This field is required."),
         (["", "", ""], ["", "", ""], "This field is required."),
-        (["1.5", 2, 3], [0, 0, 0], "Enter a whole number"),
+        (["1.5", 20, 30], [0, 0, 0], "Enter a whole number"),
+        ([10, 20, 30], [2, 1, 1], "the table played 3 deals: at most 3 lost games together"),
     ],
 )
 def test_a_bad_paper_slip_is_refused_with_values_kept(
@@ -394,22 +396,69 @@ def test_a_bad_paper_slip_is_refused_with_values_kept(
         assert the(token).round_rows[0].tables[0].paper is None
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_slip_no_game_can_make_is_refused_naming_the_player(
+    app: Flask, client: FlaskClient, lang: str
+) -> None:
+    """Tricks are rounded to ten at the tournament: 437 points is a typing slip."""
+    client.set_cookie("lang", lang)
+    token = with_round(app)
+    table = table_of(app, token, 1)
+    with app.app_context():
+        tournament = the(token)
+        row = tournament.round_rows[0].tables[0]
+        name = row.match.seats[1].name
+        before = (tournament.version, row.match.version)
+    with app.test_request_context(f"/?lang={lang}"):
+        # the message as the user's language has it (German once the catalogue holds it)
+        expected = rules_message(
+            RulesError(
+                "{name}: {points} points cannot be played with these rules: "
+                "every game's points are a multiple of {step}",
+                name=name,
+                points=437,
+                step=10,
+            )
+        )
+    typed = slip([420, 437, -150], [0, 1, 2])
+    response = client.post(f"/t/{token}/tables/{table['id']}/paper", data=typed)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert f'lang="{lang}"' in html
+    text = page_text(response)
+    assert expected in text and name in expected and "437" in expected
+    if lang == "en":
+        assert (
+            f"{name}: 437 points cannot be played with these rules: "
+            "every game's points are a multiple of 10" in text
+        )
+    kept = form_data(html)
+    assert [kept[f"points_{i}"] for i in range(3)] == ["420", "437", "-150"]
+    assert [kept[f"lost_{i}"] for i in range(3)] == ["0", "1", "2"]
+    with app.app_context():
+        tournament = the(token)
+        row = tournament.round_rows[0].tables[0]
+        assert row.paper is None and row.paper_log is None
+        assert (tournament.version, row.match.version) == before
+        assert not any(r.paper for r in tables.results(tournament.round_rows[0]).values())
+
+
 def test_a_slip_changed_in_another_tab_is_not_overwritten(app: Flask, client: FlaskClient) -> None:
     token = with_round(app)
     table = table_of(app, token, 1)
     url = f"/t/{token}/tables/{table['id']}/paper"
     shown = form_data(client.get(url).get_data(as_text=True))["shown"]
-    client.post(url, data=slip([1, 2, 3], [0, 0, 0], shown))
-    stale = client.post(url, data=slip([7, 8, 9], [0, 0, 0], shown))
+    client.post(url, data=slip([10, 20, 30], [0, 0, 0], shown))
+    stale = client.post(url, data=slip([70, 80, 90], [0, 0, 0], shown))
     assert stale.status_code == 409
     text = page_text(stale)
     assert "changed in another tab" in text and "The slip now reads" in text
     kept = form_data(stale.get_data(as_text=True))
-    assert kept["points_0"] == "7"
+    assert kept["points_0"] == "70"
     with app.app_context():
         assert the(token).round_rows[0].tables[0].paper == {
             str(p): [v, 0]
-            for p, v in zip(table["players"], [1, 2, 3], strict=True)  # type: ignore[call-overload]
+            for p, v in zip(table["players"], [10, 20, 30], strict=True)  # type: ignore[call-overload]
         }
     # the form now carries the slip as it is: saved again, it replaces it
     assert client.post(url, data=kept).status_code == 303
@@ -421,7 +470,7 @@ def test_a_paper_slip_is_removed(app: Flask, client: FlaskClient) -> None:
     token = with_round(app)
     table = table_of(app, token, 1)
     url = f"/t/{token}/tables/{table['id']}/paper"
-    client.post(url, data=slip([1, 2, 3], [0, 0, 0]))
+    client.post(url, data=slip([10, 20, 30], [0, 0, 0]))
     page = client.get(url).get_data(as_text=True)
     assert "Remove the slip" in page
     response = client.post(url, data={"shown": form_data(page)["shown"], "remove": "1"})
@@ -481,7 +530,7 @@ def test_every_organiser_form_carries_its_csrf_token(csrf_app: Flask) -> None:
     replaced = client.post(f"/t/{token}/tables/{table_id}/link", data=form_data(link, "link-form"))
     assert "has a new link (link 2)" in after(client, replaced)
     paper = client.get(f"/t/{token}/tables/{table_id}/paper").get_data(as_text=True)
-    typed = {**form_data(paper, "paper-form"), "points_0": "1", "points_1": "2", "points_2": "3"}
+    typed = {**form_data(paper, "paper-form"), "points_0": "10", "points_1": "20", "points_2": "30"}
     typed.update({"lost_0": "0", "lost_1": "0", "lost_2": "0"})
     assert client.post(f"/t/{token}/tables/{table_id}/paper", data=typed).status_code == 303
     edit = client.get(f"/t/{token}/tables/{table_id}/hands/1/edit").get_data(as_text=True)

@@ -106,7 +106,8 @@ def prize_form(client: FlaskClient, token: str, **fields: str) -> dict[str, str]
 def test_the_money_pages_speak_the_users_language(
     app: Flask, client: FlaskClient, lang: str
 ) -> None:
-    token, view = evening(app, [{1: (300, 4), 2: (200, 6)}])
+    # 3 + 6 lost games: together no more than the 9 deals, should the draw seat them together
+    token, view = evening(app, [{1: (300, 3), 2: (200, 6)}])
     client.set_cookie("lang", lang)
     money_page = page_text(client.get(f"/t/{token}/money"))
     prizes_page = page_text(client.get(f"/t/{token}/prizes"))
@@ -119,9 +120,9 @@ def test_the_money_pages_speak_the_users_language(
     for word in words(app, lang, "Prize fund and prizes", "The organiser keeps", "Prize list"):
         assert word in prizes_page
     assert words(app, lang, "Prize list")[0] in public
-    # 4 lost games → 2,00 € / €2.00; 6 → 4,00 € / €4.00 (the schedule "0.50; 1.00 from 5")
-    two, four = ("2,00 €", "4,00 €") if lang == "de" else ("€2.00", "€4.00")
-    assert f"{two} (4 " in money_page and f"{four} (6 " in money_page
+    # 3 lost games → 1,50 € / €1.50; 6 → 4,00 € / €4.00 (the schedule "0.50; 1.00 from 5")
+    three, six = ("1,50 €", "4,00 €") if lang == "de" else ("€1.50", "€4.00")
+    assert f"{three} (3 " in money_page and f"{six} (6 " in money_page
 
 
 def test_the_money_page_shows_each_players_account_and_the_totals(
@@ -274,7 +275,7 @@ def test_prize_settings_are_saved_and_make_the_prize_list(app: Flask, client: Fl
     client.set_cookie("lang", "en")
     # 10 players × 10 € = 100 €, no lost games; a three-way tie for second
     slip = {1: (500, 0), 2: (300, 0), 3: (300, 0), 4: (300, 0)}
-    slip.update({n: (100 - n, 0) for n in range(5, 11)})
+    slip.update({n: (100 - 10 * n, 0) for n in range(5, 11)})
     token, view = evening(app, [slip], players=10)
     with app.app_context():
         the(token).tie_break = False
