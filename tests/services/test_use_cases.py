@@ -286,7 +286,7 @@ def test_one_file_imported_twice_at_once_makes_two_sessions(
     for item in session_data["matches"]:
         item["token"], item["view_token"] = new_token(), new_token()
     raw = json.dumps(data)
-    real = backup._Tokens._used
+    real = backup.Tokens._used
     calls: list[int] = []
 
     def twin_commits_in_between(self: Any, column: Any) -> set[str]:
@@ -298,7 +298,7 @@ def test_one_file_imported_twice_at_once_makes_two_sessions(
                 db.session.remove()
         return seen
 
-    monkeypatch.setattr(backup._Tokens, "_used", twin_commits_in_between)
+    monkeypatch.setattr(backup.Tokens, "_used", twin_commits_in_between)
     with in_app.test_request_context():  # the import's messages speak the user's language
         (mine,) = services.import_backup(raw)
     tokens = set(db.session.execute(select(GameSession.token)).scalars())
