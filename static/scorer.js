@@ -779,4 +779,16 @@
   document.addEventListener("DOMContentLoaded", prepare);
   document.addEventListener("htmx:afterSettle", prepare);
   document.addEventListener("htmx:beforeSwap", beforeSave);
+
+  // A fragment swapped in may carry another field's hint (data-placeholder-for: the field's
+  // id; data-placeholder: the hint), e.g. the next free start number after a check-in: the
+  // field keeps what was typed in it, only its hint follows.
+  document.addEventListener("htmx:afterSettle", function () {
+    document.querySelectorAll("[data-placeholder-for]").forEach(function (el) {
+      var field = document.getElementById(el.getAttribute("data-placeholder-for"));
+      if (field) {
+        field.placeholder = el.getAttribute("data-placeholder") || "";
+      }
+    });
+  });
 })();

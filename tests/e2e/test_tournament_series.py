@@ -225,6 +225,8 @@ def test_a_series_of_two_evenings(
         waiting.first.locator("button[value=check_in]").click()
         expect(waiting).to_have_count(left - 1)
     expect(organiser.locator("#player-count")).to_contain_text("9 anwesend")
+    # the start number field's hint follows the check-ins: the next free number
+    expect(organiser.locator("#number")).to_have_attribute("placeholder", "10")
     names = organiser.locator("li.t-player .t-name").all_inner_texts()
     assert sorted(names) == sorted([*NAMES[:8], AT_THE_DOOR])
     assert fits_width(organiser)

@@ -260,3 +260,24 @@ def test_a_foreign_token_names_no_series(in_app: Flask) -> None:
         series.get_series("x" * 22)
     with pytest.raises(NotFound):
         series.get_series_for_view("\x00")
+
+
+def test_two_taps_at_once_make_one_series(in_app: Flask) -> None:
+    from sqlalchemy import update
+    from sqlalchemy.orm.attributes import set_committed_value
+
+    evening = tournament_with(3)
+    first = Series(name="Cup")
+    db.session.add(first)
+    db.session.commit()
+    # the other request joined the tournament to its series after this one read it
+    db.session.execute(
+        update(Tournament.__table__)
+        .where(Tournament.__table__.c.id == evening.id)
+        .values(series_id=first.id)
+    )
+    db.session.commit()
+    set_committed_value(evening, "series", None)
+    assert series.create_series(evening).id == first.id
+    assert db.session.query(Series).count() == 1
+    assert all(e.series_player_id is None for e in evening.entrants)

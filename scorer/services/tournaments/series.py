@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
 from ...extensions import db
@@ -88,8 +88,22 @@ def create_series(tournament: Tournament) -> Series:
     for entrant in tournament.entrants:
         person = SeriesPlayer(name=entrant.name, club=entrant.club)
         series.players.append(person)
-    tournament.series = series
     db.session.flush()
+    # one UPDATE that finds the tournament only while it has no series: of two taps at
+    # once (two requests), the later makes nothing and answers with the first one's series
+    table = Tournament.__table__
+    joined = db.session.execute(
+        update(table)
+        .where(table.c.id == tournament.id, table.c.series_id.is_(None))
+        .values(series_id=series.id)
+    ).rowcount
+    if joined != 1:
+        db.session.rollback()
+        db.session.refresh(tournament)
+        if tournament.series is None:
+            raise ConflictError()
+        return tournament.series
+    db.session.expire(tournament, ["series", "series_id"])
     for entrant, person in zip(tournament.entrants, series.players, strict=True):
         entrant.series_player_id = person.id
     setup.bump(tournament)
