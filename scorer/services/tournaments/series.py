@@ -92,7 +92,7 @@ def create_series(tournament: Tournament) -> Series:
     # one UPDATE that finds the tournament only while it has no series: of two taps at
     # once (two requests), the later makes nothing and answers with the first one's series
     table = Tournament.__table__
-    joined = db.session.execute(
+    joined = db.session.connection().execute(
         update(table)
         .where(table.c.id == tournament.id, table.c.series_id.is_(None))
         .values(series_id=series.id)
