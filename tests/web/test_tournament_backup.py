@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -364,3 +365,45 @@ def test_a_client_restoring_too_often_gets_429_and_a_busy_server_503(limited: Fl
         busy = upload(other, b"{}")
     assert busy.status_code == 503
     assert "Nothing was restored: the server is busy." in page_text(busy)
+
+
+# -- the command line --------------------------------------------------------------------
+
+
+def test_the_command_line_exports_and_restores_any_size(app: Flask, tmp_path: Path) -> None:
+    evening(app)
+    token, _ = tokens(app)
+    runner = app.test_cli_runner()
+    exported = runner.invoke(args=["tournament", "export", token])
+    assert exported.exit_code == 0, exported.output
+    assert json.loads(exported.output)["format"] == "scorer-tournament"
+    path = tmp_path / "turnier.json"
+    # bigger than the restore page takes: the command line has no upload limit
+    path.write_text(exported.output[:-2] + " " * (17 * 1024 * 1024) + exported.output[-2:])
+    restored = runner.invoke(args=["tournament", "restore", str(path)])
+    assert restored.exit_code == 0, restored.output
+    assert restored.output.startswith("/t/") and "new links" in restored.output
+    assert tournament_count(app) == 2
+    path.write_text('{"format": "scorer-tournament", "version": 1}')
+    refused = runner.invoke(args=["tournament", "restore", str(path)])
+    assert refused.exit_code == 1
+    assert "Nothing was restored" in refused.output
+    assert tournament_count(app) == 2
+    unknown = runner.invoke(args=["tournament", "export", "abcdefghijklmnopqrstuv"])
+    assert unknown.exit_code == 1
+
+
+def test_the_command_line_exports_a_series(app: Flask, tmp_path: Path) -> None:
+    from scorer.services.tournaments import series as cups
+
+    evening(app)
+    token, _ = tokens(app)
+    with app.app_context():
+        from scorer.services.tournaments import setup
+
+        cup = cups.create_series(setup.get_tournament(token))
+        cup_token = cup.token
+    runner = app.test_cli_runner()
+    exported = runner.invoke(args=["tournament", "export", cup_token])
+    assert exported.exit_code == 0, exported.output
+    assert json.loads(exported.output)["format"] == "scorer-series"

@@ -9,14 +9,19 @@ working — or, when they are in use here already, as a copy with new links; the
 page says which.  A restored tournament's organiser link is shown once, large,
 as after creating one.  Like the match import: CSRF, a per-client rate limit
 (``LIMIT_IMPORT``), one of the server's work slots, and the upload size
-(``MAX_CONTENT_LENGTH``, 413 with a message).
+(``UPLOAD_LIMITS``: 16 MB, 413 with a message).  A bigger file (a series of
+several big evenings) goes in on the command line: ``flask --app scorer
+tournament restore FILE``; ``flask --app scorer tournament export TOKEN``
+writes a tournament's or a series' file (the organiser link's token).
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
-from flask import Blueprint, flash, request, session, url_for
+import click
+from flask import Blueprint, current_app, flash, request, session, url_for
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField, FileRequired
@@ -37,7 +42,7 @@ from ...words import rules_message
 from ..sheets import download, file_name
 from .organiser import FRESH_KEY, remember
 
-bp = Blueprint("t_backup", __name__)
+bp = Blueprint("t_backup", __name__, cli_group="tournament")
 
 PAGE = "tournaments/backup/restore.html"
 
@@ -147,3 +152,44 @@ def _too_large(error: RequestEntityTooLarge) -> Any:
 
 # the body is read (and found too large) by the CSRF check or by the form, both in this blueprint
 bp.register_error_handler(RequestEntityTooLarge, _too_large)
+
+
+# -- the command line: flask --app scorer tournament … ---------------------------------------
+
+
+@bp.cli.command("export")
+@click.argument("token")
+def export_command(token: str) -> None:
+    """Write the backup of the tournament or series with this organiser token to stdout."""
+    found = db.session.execute(select(Series).where(Series.token == token)).scalar_one_or_none()
+    if found is not None:
+        click.echo(dumps(backups.export_series(found)))
+        return
+    try:
+        click.echo(dumps(backups.export_tournament(setup.get_tournament(token))))
+    except NotFound:
+        click.echo("No tournament or series has this organiser token.", err=True)
+        sys.exit(1)
+
+
+@bp.cli.command("restore")
+@click.argument("path", type=click.File("rb"))
+def restore_command(path: Any) -> None:
+    """Restore a tournament's or a series' backup file (all of it or nothing), of any size."""
+    # the messages and the rules' checks speak the default language
+    with current_app.test_request_context("/"):
+        try:
+            result = backups.restore(path.read())
+        except BackupError as exc:
+            click.echo(f"Nothing was restored: {_reason(exc)}", err=True)
+            sys.exit(1)
+        except ConflictError:
+            click.echo("Nothing was restored: the database was busy; try again.", err=True)
+            sys.exit(1)
+    links = "new links (its links were in use here)" if result.copy else "its links kept"
+    if result.series is not None:
+        click.echo(f"/cup/{result.series.token}\t{result.series.name}\t{links}")
+        for evening in result.series.tournaments:
+            click.echo(f"/t/{evening.token}\t{evening.name}")
+    elif result.tournament is not None:
+        click.echo(f"/t/{result.tournament.token}\t{result.tournament.name}\t{links}")
