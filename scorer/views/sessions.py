@@ -227,7 +227,8 @@ bp.register_error_handler(RequestEntityTooLarge, _too_large)
 # -- the command line: flask --app scorer backup … --------------------------------
 
 
-@bp.cli.command("export")
+# a token may begin with "-" (URL-safe base64): it is a token, not an option
+@bp.cli.command("export", context_settings={"ignore_unknown_options": True})
 @click.argument("tokens", nargs=-1)
 def export_command(tokens: tuple[str, ...]) -> None:
     """Write a backup of every session (or of the sessions with these tokens) to stdout."""

@@ -391,6 +391,20 @@ def test_cli_export_and_import(app: Flask, tmp_path: Path) -> None:
     assert result.exit_code == 1
 
 
+def test_cli_export_of_a_token_that_begins_with_a_dash(app: Flask) -> None:
+    from scorer.models import GameSession
+
+    session = build_session(app)
+    with app.app_context():
+        row = services.get_session(session)
+        assert isinstance(row, GameSession)
+        row.token = "-w" + "x" * 20
+        db.session.commit()
+    result = app.test_cli_runner().invoke(args=["backup", "export", "-w" + "x" * 20])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["sessions"][0]["token"] == "-w" + "x" * 20
+
+
 # -- CSV ------------------------------------------------------------------------
 
 

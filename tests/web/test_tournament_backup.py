@@ -407,3 +407,16 @@ def test_the_command_line_exports_a_series(app: Flask, tmp_path: Path) -> None:
     exported = runner.invoke(args=["tournament", "export", cup_token])
     assert exported.exit_code == 0, exported.output
     assert json.loads(exported.output)["format"] == "scorer-series"
+
+
+def test_a_token_that_begins_with_a_dash_is_no_option(app: Flask) -> None:
+    from scorer.tournament_models import Tournament as Row
+
+    evening(app)
+    with app.app_context():
+        row = db.session.execute(select(Row)).scalars().one()
+        row.token = "-w" + "x" * 20
+        db.session.commit()
+    exported = app.test_cli_runner().invoke(args=["tournament", "export", "-w" + "x" * 20])
+    assert exported.exit_code == 0, exported.output
+    assert json.loads(exported.output)["format"] == "scorer-tournament"

@@ -157,7 +157,8 @@ bp.register_error_handler(RequestEntityTooLarge, _too_large)
 # -- the command line: flask --app scorer tournament … ---------------------------------------
 
 
-@bp.cli.command("export")
+# a token may begin with "-" (URL-safe base64): it is a token, not an option
+@bp.cli.command("export", context_settings={"ignore_unknown_options": True})
 @click.argument("token")
 def export_command(token: str) -> None:
     """Write the backup of the tournament or series with this organiser token to stdout."""
