@@ -84,10 +84,14 @@ def _cache_static(response: Response) -> Response:
     if request.endpoint != "static" or response.status_code not in (200, 304):
         return response
     if response.status_code == 200 and response.direct_passthrough:
-        # read the file here (closed with the response): Flask-Compress would otherwise
-        # wrap the open file in a generator that never closes it
+        # read the file here and close it at once: Flask-Compress would otherwise wrap the
+        # open file in a generator that never closes it, and left to the response's end it
+        # stays open when the browser drops the connection first (a ResourceWarning)
         response.direct_passthrough = False
+        close = getattr(response.response, "close", None)
         response.get_data()
+        if close is not None:
+            close()
     filename = (request.view_args or {}).get("filename", "")
     path = Path(current_app.static_folder or "", filename)
     if path.suffix in _MINIFIERS:
