@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
@@ -29,7 +28,7 @@ from ...models import utcnow
 from ...rules import RulesError
 from ...rules.tournament import SERIES_COUNTING, series_evenings, series_ranking
 from ...tournament_models import Series, SeriesPlayer, Tournament
-from ..errors import ConflictError, NotFound
+from ..errors import ConflictError
 from ..starting import storable
 from . import setup
 from .series_people import evenings_of
@@ -92,11 +91,15 @@ def create_series(tournament: Tournament) -> Series:
     # one UPDATE that finds the tournament only while it has no series: of two taps at
     # once (two requests), the later makes nothing and answers with the first one's series
     table = Tournament.__table__
-    joined = db.session.connection().execute(
-        update(table)
-        .where(table.c.id == tournament.id, table.c.series_id.is_(None))
-        .values(series_id=series.id)
-    ).rowcount
+    joined = (
+        db.session.connection()
+        .execute(
+            update(table)
+            .where(table.c.id == tournament.id, table.c.series_id.is_(None))
+            .values(series_id=series.id)
+        )
+        .rowcount
+    )
     if joined != 1:
         db.session.rollback()
         db.session.refresh(tournament)
@@ -113,19 +116,12 @@ def create_series(tournament: Tournament) -> Series:
 
 def get_series(token: str) -> Series:
     """The series behind an organiser link, or :class:`NotFound`."""
-    return _by(Series.token, token)
+    return setup.by_link(Series, Series.token, token)
 
 
 def get_series_for_view(view_token: str) -> Series:
     """The series behind a public link, or :class:`NotFound`."""
-    return _by(Series.view_token, view_token)
-
-
-def _by(column: Any, token: str) -> Series:
-    found = db.session.execute(select(Series).where(column == token)).scalar_one_or_none()
-    if found is None:
-        raise NotFound()
-    return found
+    return setup.by_link(Series, Series.view_token, view_token)
 
 
 def _bump(series: Series) -> None:

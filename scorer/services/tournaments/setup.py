@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from sqlalchemy import bindparam, select, update
@@ -27,6 +27,8 @@ from ..starting import storable
 
 MAX_TOURNAMENT_NAME = 80
 MAX_PLACE = 80
+Row = TypeVar("Row")
+
 MAX_ENTRANTS = 3000
 """The most players one tournament registers (a region's championship in one hall)."""
 MAX_ROUNDS = 12
@@ -215,16 +217,18 @@ def create_tournament(
 
 def get_tournament(token: str) -> Tournament:
     """The tournament behind an organiser link, or :class:`NotFound`."""
-    return _by(Tournament.token, token)
+    return by_link(Tournament, Tournament.token, token)
 
 
 def get_tournament_for_view(view_token: str) -> Tournament:
     """The tournament behind a public link, or :class:`NotFound`."""
-    return _by(Tournament.view_token, view_token)
+    return by_link(Tournament, Tournament.view_token, view_token)
 
 
-def _by(column: Any, token: str) -> Tournament:
-    found = db.session.execute(select(Tournament).where(column == token)).scalar_one_or_none()
+def by_link(model: type[Row], column: Any, token: str) -> Row:
+    """The row of ``model`` (a tournament, a series) whose link ``column`` is ``token``,
+    or :class:`NotFound`."""
+    found = db.session.execute(select(model).where(column == token)).scalar_one_or_none()
     if found is None:
         raise NotFound()
     return found

@@ -25,18 +25,17 @@ from flask import Blueprint, current_app, flash, request, session, url_for
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField, FileRequired
-from sqlalchemy import select
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ... import slots
-from ...extensions import db, limiter
+from ...extensions import limiter
 from ...forms import AppForm
 from ...services import BackupError, ConflictError, NotFound
 from ...services.backup_format import dumps
 from ...services.tournaments import backup as backups
+from ...services.tournaments import series as cups
 from ...services.tournaments import setup
-from ...tournament_models import Series
 from ...web import go_to, render, upload_limit
 from ...words import rules_message
 from ..sheets import download, file_name
@@ -68,9 +67,7 @@ def tournament(token: str) -> WerkzeugResponse:
 @bp.get("/cup/<token:token>/backup.json")
 def series(token: str) -> WerkzeugResponse:
     """The series with all its evenings as one backup file."""
-    found = db.session.execute(select(Series).where(Series.token == token)).scalar_one_or_none()
-    if found is None:
-        raise NotFound()
+    found = cups.get_series(token)
     return _json(backups.export_series(found), file_name("serie", found.name, ext="json"))
 
 
@@ -162,10 +159,11 @@ bp.register_error_handler(RequestEntityTooLarge, _too_large)
 @click.argument("token")
 def export_command(token: str) -> None:
     """Write the backup of the tournament or series with this organiser token to stdout."""
-    found = db.session.execute(select(Series).where(Series.token == token)).scalar_one_or_none()
-    if found is not None:
-        click.echo(dumps(backups.export_series(found)))
+    try:
+        click.echo(dumps(backups.export_series(cups.get_series(token))))
         return
+    except NotFound:
+        pass
     try:
         click.echo(dumps(backups.export_tournament(setup.get_tournament(token))))
     except NotFound:
