@@ -66,15 +66,6 @@ def _name(value: str) -> str:
     return name[:MAX_SERIES_NAME]
 
 
-def _evening_name(value: str) -> str:
-    name = " ".join(str(value).split())
-    if not storable(name):
-        raise RulesError("the tournament's name holds control characters")
-    if not name:
-        raise RulesError("a tournament needs a name")
-    return name[: setup.MAX_TOURNAMENT_NAME]
-
-
 def create_series(tournament: Tournament) -> Series:
     """Make a series of ``tournament`` (its evening 1), committed; its players become people.
 
@@ -186,7 +177,7 @@ def new_evening(series: Series, *, name: str | None = None, idempotency_key: str
         raise RulesError("a series holds at most {most} evenings", most=MAX_EVENINGS)
     last = evenings[-1]
     tournament = Tournament(
-        name=_evening_name(name or evening_name(series, len(evenings) + 1)),
+        name=setup.tournament_name(name or evening_name(series, len(evenings) + 1)),
         held_on=date.today().isoformat(),
         idempotency_key=idempotency_key,
         **{column: getattr(last, column) for column in _COPIED},

@@ -150,7 +150,8 @@ def check_entry_fee(cents: int) -> int:
     return cents
 
 
-def _name(value: str) -> str:
+def tournament_name(value: str) -> str:
+    """A tournament's name as stored (spaces folded, cut to its length), or RulesError."""
     name = " ".join(str(value).split())
     if not storable(name):
         raise RulesError("the tournament's name holds control characters")
@@ -186,7 +187,7 @@ def create_tournament(
         ).scalar_one_or_none()
         if existing is not None:
             return existing
-    name = _name(name)
+    name = tournament_name(name)
     if not 1 <= rounds <= MAX_ROUNDS:
         raise RulesError("a tournament plays 1 to {most} rounds", most=MAX_ROUNDS)
     tournament = Tournament(
@@ -264,7 +265,7 @@ def update_settings(tournament: Tournament, changes: Mapping[str, Any]) -> None:
             raise RulesError("the rules cannot change once the first round is drawn")
         values["ruleset"] = check_ruleset(ruleset).to_dict()
     if "name" in changes:
-        values["name"] = _name(changes["name"])
+        values["name"] = tournament_name(changes["name"])
     if "place" in changes:
         values["place"] = _place(changes["place"])
     if "held_on" in changes:
