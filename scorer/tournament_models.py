@@ -226,3 +226,24 @@ class RetiredLink(db.Model):  # type: ignore[name-defined]
     match_id: Mapped[int] = mapped_column(ForeignKey("match.id"), index=True)
     link_number: Mapped[int] = mapped_column(default=1)
     retired_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    reason = "replaced"
+    """Why the link writes nothing (the page that says so words it)."""
+
+
+class RedrawnLink(db.Model):  # type: ignore[name-defined]
+    """A table's link from a draw the organiser made again: it writes nothing and says why.
+
+    The round's tables keep their matches (a match of the new draw is the old one with
+    new players and new links), so a hand the old link sends is refused by the match's
+    version, never saved on another table.
+    """
+
+    __tablename__ = "tournament_redrawn_link"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token: Mapped[str] = mapped_column(String(32), unique=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("tournament_round.id"), index=True)
+    retired_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    reason = "redrawn"

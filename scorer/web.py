@@ -111,6 +111,18 @@ SECURITY_HEADERS = (
 )
 
 
+def check_link(match: Any) -> None:
+    """404 when the link this request came by no longer names ``match``.
+
+    Asked after a write lost a race: the other write may have been the organiser's
+    (a new link for the table, the round drawn again), and then the answer is why
+    this link writes nothing any more (:func:`_not_found`), not a plain conflict.
+    """
+    token = (request.view_args or {}).get("token")
+    if isinstance(token, str) and token != match.token:
+        raise services.NotFound()
+
+
 def _security_headers(response: Response) -> Response:
     present = {name.lower() for name, _ in response.headers.items()}
     for name, value in SECURITY_HEADERS:
@@ -187,6 +199,17 @@ def _forms_only() -> None:
     """
     if request.method in ("POST", "PUT", "PATCH", "DELETE") and request.is_json:
         raise UnsupportedMediaType()
+
+
+def _conflict(error: Exception) -> tuple[str, int]:
+    """A write that kept losing races (or whose rows another request removed): nothing of
+    it was saved.  Views that know better (a form kept, the current state) catch it first."""
+    db.session.rollback()
+    message = gettext(
+        "Someone else changed this at the same moment; nothing was saved by this request. "
+        "Reload the page and try again."
+    )
+    return render_template("errors/error.html", code=409, error=error, message=message), 409
 
 
 def _csrf_error(error: CSRFError) -> tuple[str, int]:
@@ -269,4 +292,5 @@ def init_app(app: Flask) -> None:
     # a link or id that names no row (services raise their own NotFound): the same 404 page,
     # unless it is a tournament table's link that the organiser replaced
     app.register_error_handler(services.NotFound, _not_found)
+    app.register_error_handler(services.ConflictError, _conflict)
     app.register_error_handler(500, _server_error)

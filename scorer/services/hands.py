@@ -15,16 +15,17 @@ from sqlalchemy.exc import IntegrityError
 from ..extensions import db
 from ..models import Hand, HandEvent, HandParty, Match, utcnow
 from ..rules import HandEntry, HandResult, RulesError, kept_entry, settle_entry
-from .errors import ConflictError, KeyReusedError, MatchOverError
+from .errors import KeyReusedError, MatchOverError
 from .sheets import Sheet, append_standing, ruleset_of, standing
+from .unit import LostRace, unit_of_work, use_case
 from .writes import (
     after_change,
     check_open,
     check_room,
     check_version,
-    commit_keeping_loaded,
     hand_snapshot,
     insert_new_hand,
+    store,
     touch,
 )
 
@@ -148,6 +149,7 @@ _LAST_SEQ_AND_KEY = select(
 ).where(_HANDS.c.match_id == bindparam("match_id"))
 
 
+@unit_of_work(keep_loaded=True)
 def save_hand(
     match: Match,
     data: HandInput,
@@ -163,8 +165,10 @@ def save_hand(
     hand's history, and it passes the lock of a closed tournament round).
 
     A repeated submission with the same idempotency key returns the hand it
-    created the first time instead of a second one; the same key with another
-    hand raises ``KeyReusedError`` (nothing is saved).
+    created the first time instead of a second one — also when the first one
+    commits while this one is under way (the unit of work runs it again, and it
+    finds the key) — and the same key with another hand raises
+    ``KeyReusedError`` (nothing is saved).
     """
     last = None
     if hand is None:
@@ -196,6 +200,10 @@ def save_hand(
     else:
         dealer = hand.dealer_seat
     settled = settle_input(match, data, dealer)
+    # The first write: the match at the version this request read, or LostRace (another
+    # write came first; run again, this request sees it).  From here the row is this
+    # request's until it commits, on SQLite and PostgreSQL alike.
+    touch(match)
     action = "corrected"
     appended = False
     if hand is None:
@@ -212,29 +220,19 @@ def save_hand(
     write_hand(hand, settled)
     hand.status = "closed"
     event = HandEvent(action=action, snapshot=hand_snapshot(hand), via=via)
-    try:
-        if appended:
-            # meets a twin request's row (same key or seq) at once: IntegrityError
+    if appended:
+        try:
             insert_new_hand(match, hand, event)
-        else:
-            hand.events.append(event)
-        moved = append_standing(match, before, hand) if appended and before else None
-        if moved is None:
-            after_change(match)
-        # last: one UPDATE of the match for its version, time and standing together
-        touch(match, **(moved or {}))
-        commit_keeping_loaded()
-    except IntegrityError:
-        db.session.rollback()
-        if idempotency_key:
-            again = db.session.execute(
-                select(Hand).where(
-                    Hand.match_id == match.id, Hand.idempotency_key == idempotency_key
-                )
-            ).scalar_one_or_none()
-            if again is not None:
-                return _saved_before(match, again, data)
-        raise ConflictError() from None
+        except IntegrityError:
+            # a twin (same seq or key) got in although the match was claimed: decide again
+            raise LostRace() from None
+    else:
+        hand.events.append(event)
+    moved = append_standing(match, before, hand) if appended and before else None
+    if moved is None:
+        after_change(match)
+    else:
+        store(match, **moved)
     return hand
 
 
@@ -268,6 +266,7 @@ def _entered(snapshot: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@use_case
 def delete_hand(
     match: Match, hand: Hand, version: int | None = None, *, via: str | None = None
 ) -> None:
@@ -278,9 +277,9 @@ def delete_hand(
     hand.events.append(HandEvent(action="deleted", snapshot=hand_snapshot(hand), via=via))
     touch(match)
     after_change(match)
-    db.session.commit()
 
 
+@use_case
 def restore_hand(
     match: Match, hand: Hand, version: int | None = None, *, via: str | None = None
 ) -> None:
@@ -291,7 +290,6 @@ def restore_hand(
     hand.events.append(HandEvent(action="restored", snapshot=hand_snapshot(hand), via=via))
     touch(match)
     after_change(match)
-    db.session.commit()
 
 
 def input_of(hand: Hand) -> HandInput:

@@ -15,6 +15,7 @@ from ..extensions import db
 from ..models import GameSession, Match, utcnow
 from ..rules import BASES, RulesError, minimal_transfers, stake_payments
 from .sheets import Sheet, standing
+from .unit import use_case
 
 
 @dataclass
@@ -86,6 +87,7 @@ def settlement(row: GameSession) -> Settlement:
     return Settlement(row, matches, balances, transfers)
 
 
+@use_case
 def set_stake(row: GameSession, stake_cents: int, basis: str) -> None:
     """Change the session's stake; the settlement follows (committed)."""
     if basis not in BASES or not 0 <= stake_cents <= 100_000:
@@ -93,4 +95,3 @@ def set_stake(row: GameSession, stake_cents: int, basis: str) -> None:
     row.stake_cents = stake_cents
     row.stake_basis = basis
     row.updated_at = utcnow()
-    db.session.commit()

@@ -11,13 +11,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import GameSession, Match, Player, Seat, utcnow
 from ..rules import RulesError, Ruleset, first_dealer_of_next, party_of_seat
-from .errors import ConflictError, KeyReusedError
+from .errors import KeyReusedError
 from .sheets import ruleset_of, standing
+from .unit import use_case
 
 MAX_NAME = 40
 MAX_TITLE = 80
@@ -54,6 +54,7 @@ def default_parties(ruleset: Ruleset, seats: int) -> list[int]:
     return [party_of_seat(ruleset, seat) for seat in range(seats)]
 
 
+@use_case
 def start_match(
     *,
     names: Sequence[str],
@@ -115,16 +116,10 @@ def start_match(
         match.seats.append(Seat(position=position, party=party, name=name))
     session.updated_at = utcnow()
     db.session.add(match)
-    try:
-        remember_players(names)  # its query flushes the new rows
-        db.session.commit()
-    except IntegrityError:
-        # a twin request committed the same key or the same match number first
-        db.session.rollback()
-        started = _started_with(key, wanted) if key is not None else None
-        if started is None:
-            raise ConflictError() from None
-        return started
+    # its query flushes the new rows: a twin request that committed the same key or the
+    # same match number first makes it an IntegrityError, and the unit of work runs this
+    # again (the key then finds the twin's match)
+    remember_players(names)
     return match
 
 
@@ -168,6 +163,7 @@ def _later_match(match: Match) -> Match | None:
     ).scalar_one_or_none()
 
 
+@use_case
 def next_match(match: Match) -> Match:
     """The next match of the session with the same table and rules; the deal moves on.
 
@@ -196,20 +192,15 @@ def next_match(match: Match) -> Match:
     done = standing(match)
     # who deals the first hand: the rules decide (option first_dealer)
     first = first_dealer_of_next(ruleset, len(names), match.first_dealer, done.winners)
-    try:
-        return start_match(
-            names=names,
-            ruleset=ruleset,
-            parties=parties,
-            first_dealer=first,
-            session=match.session,
-            number=match.number + 1,
-        )
-    except ConflictError:
-        later = _later_match(match)
-        if later is None:
-            raise
-        return later
+    # a twin that made match N + 1 first: the unit of work runs this again, and it is found
+    return start_match(
+        names=names,
+        ruleset=ruleset,
+        parties=parties,
+        first_dealer=first,
+        session=match.session,
+        number=match.number + 1,
+    )
 
 
 def remember_players(names: Sequence[str]) -> None:

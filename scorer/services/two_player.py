@@ -1,13 +1,17 @@
 """Two-player games: the hand in play, its trump and melds written one at a time.
 
 A meld or the trump adds to the hand being played whatever else was written
-to it meanwhile (:func:`_in_play` runs a write again after a lost race); only a
-hand closed in the meantime refuses it (``HandClosedError``).
+to it meanwhile: unlike a hand's correction it does not depend on the version
+the page was loaded at, so a write that another one beat (the guarded UPDATE of
+``writes.touch`` found a newer version, or both opened the hand) is run again by
+the unit of work on the new state instead of being refused — a quick tap after
+another is never lost.  Only a hand closed in the meantime refuses it
+(``HandClosedError``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 from sqlalchemy.exc import IntegrityError
@@ -15,10 +19,11 @@ from sqlalchemy.exc import IntegrityError
 from ..extensions import db
 from ..models import Hand, HandEvent, HandMeld, Match
 from ..rules import RulesError, Suit, reached_target
-from .errors import ConflictError, HandClosedError, MatchOverError, NotFound
+from .errors import HandClosedError, MatchOverError, NotFound
 from .hands import HandInput, Settled, settle_input, settle_mid_hand, write_hand
 from .lookup import MAX_ID
 from .sheets import Sheet, ruleset_of, sheet, standing
+from .unit import LostRace, use_case
 from .writes import after_change, check_room, check_version, hand_snapshot, touch
 
 
@@ -63,47 +68,19 @@ def open_hand(match: Match, number: int | None = None) -> Hand:
         db.session.flush()
     except IntegrityError:
         # another phone opened the hand at the same moment (its row has this seq): a race
-        # like two saves on one version, and answered the same way
-        db.session.rollback()
-        raise ConflictError() from None
+        # like two saves on one version, decided the same way
+        raise LostRace() from None
     return hand
 
 
-def _in_play(write: Callable[[], Hand]) -> Hand:
-    """Run a write to the hand in play; when it lost a race, run it again on the new state.
-
-    A meld shown or the trump named adds to the hand being played, whatever else was
-    written to it in the meantime: unlike a hand's correction it does not depend on
-    the version the page was loaded at.  So a write that another one beat (the
-    guarded UPDATE of ``writes.touch`` found a newer version, or both opened the
-    hand) is done again instead of being refused — a quick tap after another is
-    never lost.  Only a hand closed in the meantime (:class:`HandClosedError`) refuses it.
-    """
-    for attempt in range(3):
-        try:
-            return write()
-        except HandClosedError:
-            raise
-        except (ConflictError, IntegrityError) as exc:
-            # (an IntegrityError: both closed the hand, a meld reaching the target)
-            db.session.rollback()  # the match is read again on the next try
-            if attempt == 2:
-                raise ConflictError() from exc
-    raise AssertionError("unreachable")
-
-
+@use_case
 def set_trump(match: Match, trump: str, hand_number: int | None = None) -> Hand:
     """Name the trump of the two-player hand being played (the turned card)."""
     suit = Suit.parse(trump)  # CardError (a RulesError) for anything else
-
-    def write() -> Hand:
-        hand = open_hand(match, hand_number)
-        hand.trump = suit.value
-        touch(match)
-        db.session.commit()
-        return hand
-
-    return _in_play(write)
+    touch(match)
+    hand = open_hand(match, hand_number)
+    hand.trump = suit.value
+    return hand
 
 
 def open_hand_melds(hand: Hand, parties: int) -> list[int]:
@@ -114,6 +91,7 @@ def open_hand_melds(hand: Hand, parties: int) -> list[int]:
     return melds
 
 
+@use_case
 def write_meld(
     match: Match,
     party: int,
@@ -139,7 +117,7 @@ def write_meld(
         raise RulesError("there is no party {party}", party=party + 1)
     if points <= 0 or points > 5000:
         raise RulesError("a meld is worth 1 to 5000 points, not {points}", points=points)
-    return _in_play(lambda: _write_meld(match, party, name, points, hand_number, trump, seen))
+    return _write_meld(match, party, name, points, hand_number, trump, seen)
 
 
 def already_written(hand: Hand, party: int, name: str, seen: int | None) -> bool:
@@ -160,6 +138,7 @@ def _write_meld(
     seen: int | None = None,
 ) -> Hand:
     ruleset = ruleset_of(match)
+    touch(match)
     hand = open_hand(match, number)
     if already_written(hand, party, name, seen):
         return hand
@@ -172,23 +151,21 @@ def _write_meld(
         if _reaches_target(match, melds):
             data = HandInput(outcome="open_play", melds=melds, tricks=[0] * ruleset.parties)
             _close(hand, settle_mid_hand(match, data, hand), ended_mid_hand=True)
-    touch(match)
     after_change(match)
-    db.session.commit()
     return hand
 
 
+@use_case
 def remove_meld(match: Match, entry_id: int, version: int | None = None) -> None:
     """Take back a meld written by mistake in the open hand."""
     check_version(match, version)
     if not 0 < entry_id <= MAX_ID:
         raise NotFound()
+    touch(match)
     entry = db.session.get(HandMeld, entry_id)
     if entry is None or entry.hand.match_id != match.id or entry.hand.status != "open":
         raise NotFound()
     db.session.delete(entry)
-    touch(match)
-    db.session.commit()
 
 
 def live_totals(current: Sheet) -> list[int]:
@@ -227,6 +204,7 @@ def closed_as_sent(
     return None
 
 
+@use_case
 def finish_open_hand(
     match: Match,
     tricks: Sequence[int | None],
@@ -244,21 +222,12 @@ def finish_open_hand(
     points (the same close sent again), that hand and nothing changed; closed
     otherwise, :class:`HandClosedError` — it never closes the next hand.
     """
+    # (a close that lost a race runs again: to the same close sent again it finds that
+    # close here, to anything else it is refused by its version)
     resent = closed_as_sent(match, hand_number, tricks)
     if resent is not None:
         return resent
-    try:
-        return _finish(match, tricks, version, ended_early=ended_early, hand_number=hand_number)
-    except (ConflictError, IntegrityError) as exc:
-        # lost a race (the other request's rows came first): to the same close sent
-        # again, which makes it that close; to anything else, refused
-        db.session.rollback()
-        resent = closed_as_sent(match, hand_number, tricks)
-        if resent is not None:
-            return resent
-        if isinstance(exc, ConflictError):
-            raise
-        raise ConflictError() from None
+    return _finish(match, tricks, version, ended_early=ended_early, hand_number=hand_number)
 
 
 def _finish(
@@ -272,6 +241,7 @@ def _finish(
     """The body of :func:`finish_open_hand`: settle and close the hand in play."""
     check_version(match, version)
     ruleset = ruleset_of(match)
+    touch(match)
     hand = open_hand(match, hand_number)
     melds = open_hand_melds(hand, ruleset.parties)
     data = HandInput(
@@ -290,7 +260,5 @@ def _finish(
             target=ruleset.target,
         )
     _close(hand, settled, ended_mid_hand=early)
-    touch(match)
     after_change(match)
-    db.session.commit()
     return hand

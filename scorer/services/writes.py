@@ -20,6 +20,7 @@ from ..models import GameSession, Hand, HandEvent, HandParty, Match, utcnow
 from ..rules import RulesError
 from .errors import ConflictError, LockedError
 from .sheets import sheet, standing_of
+from .unit import LostRace
 
 MAX_MATCH_HANDS = 500
 """The most hands a match holds.  A match to 1000 takes 10 to 40 hands; 500 hands
@@ -74,8 +75,11 @@ def touch(match: Match, **columns: Any) -> None:
     """Count a change of the match: a new version and time, with ``columns`` set too.
 
     One UPDATE that finds the row only at the version this request read: of two
-    saves racing on the same version, the later one gets ``ConflictError``, its
-    changes rolled back, instead of overwriting the first.
+    writes racing on the same version, the later one gets :class:`LostRace` (the
+    unit of work rolls its changes back and runs it again on the match as it is
+    now) instead of overwriting the first.  Made a use case's first write, it
+    claims the match: on PostgreSQL the row stays locked until the commit, on
+    SQLite the whole database is this request's until then.
     """
     read = match.version
     values = {"version": read + 1, "updated_at": utcnow(), **columns}
@@ -86,10 +90,7 @@ def touch(match: Match, **columns: Any) -> None:
             {"match_id": match.id, "read": read, **{f"new_{k}": v for k, v in values.items()}},
         ).rowcount
         if done != 1:
-            # nothing of this request's change may stay in the session (the 409 page
-            # renders the match as it is now)
-            db.session.rollback()
-            raise ConflictError()
+            raise LostRace()
         for key, value in values.items():
             set_committed_value(match, key, value)
         # the session's last change: one UPDATE whether its row is loaded or not
@@ -98,6 +99,28 @@ def touch(match: Match, **columns: Any) -> None:
         )
         if "session" not in inspect(match).unloaded:
             set_committed_value(match.session, "updated_at", values["updated_at"])
+
+
+def store(match: Match, **columns: Any) -> None:
+    """Write ``columns`` of a match this use case has already claimed (:func:`touch`)."""
+    if not columns:
+        return
+    with db.session.no_autoflush:
+        db.session.connection().execute(
+            _store_statement(tuple(columns)),
+            {"match_id": match.id, **{f"new_{k}": v for k, v in columns.items()}},
+        )
+        for key, value in columns.items():
+            set_committed_value(match, key, value)
+
+
+@lru_cache(maxsize=16)
+def _store_statement(columns: tuple[str, ...]) -> Update:
+    return (
+        update(_MATCHES)
+        .where(_MATCHES.c.id == bindparam("match_id"))
+        .values({name: bindparam(f"new_{name}", type_=_MATCHES.c[name].type) for name in columns})
+    )
 
 
 def party_lines(hand: Hand) -> list[dict[str, Any]]:
@@ -170,21 +193,6 @@ def insert_new_hand(match: Match, hand: Hand, event: HandEvent) -> None:
     connection.execute(_INSERT_EVENT, _columns(event))
     if "hands" not in inspect(match).unloaded:
         db.session.expire(match, ["hands"])  # a loaded list lacks the new hand
-
-
-def commit_keeping_loaded() -> None:
-    """Commit without expiring what the request holds.
-
-    The objects hold exactly what was just written, so the answer to a save is
-    rendered from them instead of reading the match, its seats, the hand and its
-    lines again.
-    """
-    session = db.session()
-    session.expire_on_commit = False
-    try:
-        session.commit()
-    finally:
-        session.expire_on_commit = True
 
 
 def after_change(match: Match) -> None:

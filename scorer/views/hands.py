@@ -20,7 +20,7 @@ from ..forms import ConfirmForm, hand_form
 from ..models import Hand, Match
 from ..rules import RulesError
 from ..services import ConflictError, KeyReusedError, LockedError, MatchOverError
-from ..web import go_to, is_htmx, render
+from ..web import check_link, go_to, is_htmx, render
 from .entry import entry_context, fresh_page, locked_message, preview_of, swap_by_id, version_of
 
 bp = Blueprint("hands", __name__)
@@ -94,6 +94,8 @@ def save_from_form(
             status = 409
             error = locked_message()
         except ConflictError:
+            if via is None:
+                check_link(match)  # the organiser gave the table a new link, or drew again
             status = 409
             if back_to is not None or hand is not None:
                 # a correction (on its own page, or another page's form): what was typed
@@ -244,6 +246,7 @@ def _change(token: str, number: int, action: str) -> WerkzeugResponse:
     except LockedError:
         error = locked_message()
     except ConflictError:
+        check_link(match)
         error = gettext(
             "Someone else changed this match in the meantime. Here is the current state."
         )

@@ -17,10 +17,12 @@ from scorer.extensions import db
 from scorer.models import Match
 from scorer.rules import RulesError
 from scorer.services import ConflictError, LockedError
+from scorer.services.tournaments import board as boards
 from scorer.services.tournaments import rounds, setup
 from scorer.services.writes import ORGANISER
-from scorer.tournament_models import Entrant, RetiredLink, Round
+from scorer.tournament_models import Entrant, RedrawnLink, RetiredLink, Round
 from scorer.words import rules_message
+from tests.races import in_context, interleave
 from tests.tournament_builders import a_hand, drawn, play_round, tournament_with
 
 
@@ -157,36 +159,64 @@ def test_the_draw_stands_once_a_table_has_entered_a_hand(in_app: Flask) -> None:
     match = row.tables[2].match
     services.save_hand(match, a_hand(match))
     assert rounds.has_hands(row)
+    assert rounds.started(row) == [3]
     with pytest.raises(RulesError) as refused:
         rounds.redraw(tournament, row, attempt=1)
-    assert "the draw stands" in str(refused.value)
+    assert str(refused.value) == "table 3 has started: round 1 can no longer be drawn again"
     assert row.attempt == 1
 
 
-def test_a_first_hand_saved_while_the_draw_is_made_again_is_kept(
-    in_app: Flask, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # the table phone's first hand commits between the organiser's check and the redraw
+def test_a_paper_slip_starts_a_table_too(in_app: Flask) -> None:
     tournament = tournament_with(9)
     row = drawn(tournament, 1)
-    match = row.tables[0].match
-    real = rounds.has_hands
-    calls: list[bool] = []
-
-    def racing(checked: Round) -> bool:
-        if not calls:
-            calls.append(True)
-            services.save_hand(match, a_hand(match))  # the phone, just before the redraw
-            return False  # what the organiser's request had read
-        return real(checked)
-
-    monkeypatch.setattr(rounds, "has_hands", racing)
-    with pytest.raises(RulesError, match="the draw stands"):
+    table = row.tables[1]
+    boards.set_paper(tournament, table, {p: (0, 0) for p in table.players})
+    with pytest.raises(RulesError, match="table 2 has started"):
         rounds.redraw(tournament, row, attempt=1)
+
+
+def test_a_first_hand_saved_while_the_draw_is_made_again_is_kept(in_app: Flask) -> None:
+    """The phone's first hand commits after the organiser's request read the round
+    and before it writes: the redraw runs again, sees the hand and refuses."""
+    tournament = tournament_with(9)
+    row = drawn(tournament, 1)
+    match_id, token = row.tables[0].match_id, row.tables[0].match.token
+    organiser, round_id = tournament.token, row.id
+
+    def phone() -> object:
+        match = services.get_match(token)
+        return services.save_hand(match, a_hand(match))
+
+    def redraw() -> object:
+        again = setup.get_tournament(organiser)
+        return rounds.redraw(again, db.session.get_one(Round, round_id), attempt=1)
+
+    db.session.commit()
+    refused, _ = interleave(in_context(in_app, redraw), in_context(in_app, phone))
+    assert isinstance(refused, RulesError)
+    assert "table 1 has started" in str(refused)
     db.session.expire_all()
-    assert db.session.get(Match, match.id) is not None
-    assert len(db.session.get_one(Match, match.id).hands) == 1
+    assert len(db.session.get_one(Match, match_id).hands) == 1
     assert db.session.get_one(Round, row.id).attempt == 1
+
+
+def test_a_redraw_keeps_the_tables_matches_and_retires_their_links(in_app: Flask) -> None:
+    tournament = tournament_with(10)
+    row = drawn(tournament, 1)
+    before = {t.number: (t.match_id, t.match.token, list(t.players)) for t in row.tables}
+    rounds.redraw(tournament, row, attempt=1)
+    db.session.expire_all()
+    row = db.session.get_one(Round, row.id)
+    assert [len(t.players) for t in row.tables] == [4, 3, 3]
+    for table in row.tables:
+        match_id, token, _ = before[table.number]
+        assert table.match_id == match_id  # the same match, its seats the new players
+        assert table.match.token != token
+        assert [s.name for s in table.match.seats] == [
+            db.session.get_one(Entrant, p).name for p in table.players
+        ]
+        assert isinstance(rounds.retired(token), RedrawnLink)
+    assert [list(t.players) for t in row.tables] != [before[n][2] for n in (1, 2, 3)]
 
 
 # -- replacing a table's link ----------------------------------------------------------

@@ -262,7 +262,7 @@ def test_once_a_hand_is_entered_the_draw_stands(app: Flask, client: FlaskClient)
     assert "Draw again" not in page
     assert "A table has entered a hand: this draw stands" in page
     response = client.post(f"/t/{token}/rounds/1/redraw", data={"attempt": "1"})
-    assert "the draw stands" in flashed(client, response)
+    assert "table 2 has started: round 1 can no longer be drawn again" in flashed(client, response)
     with app.app_context():
         assert the_tournament(token).round_rows[0].attempt == 1
 
@@ -306,7 +306,7 @@ def test_a_closed_rounds_links_are_not_replaced(app: Flask, client: FlaskClient)
         rounds.close_round(tournament, tournament.round_rows[0])
         table_id = tournament.round_rows[0].tables[0].id
     response = client.post(f"/t/{token}/tables/{table_id}/link", data={"link": "1"})
-    assert "The round is closed" in flashed(client, response)
+    assert "the round is closed: its tables write nothing any more" in flashed(client, response)
     with app.app_context():
         assert the_tournament(token).round_rows[0].tables[0].link_number == 1
 

@@ -28,6 +28,7 @@ from ...rules import RulesError, points_step
 from ...tournament_models import Entrant, Round, Tournament, TournamentTable
 from ..errors import NotFound
 from ..sheets import ruleset_of
+from ..unit import use_case
 from ..writes import touch
 from .setup import bump, current_round
 from .tables import TableState, deals_of, state_of
@@ -298,6 +299,7 @@ class SlipChangedError(Exception):
     """The slip changed since the organiser's form was loaded (another tab saved)."""
 
 
+@use_case
 def set_paper(
     tournament: Tournament,
     table: TournamentTable,
@@ -322,8 +324,9 @@ def set_paper(
     entry = {"at": utcnow().isoformat(), "before": old, "after": new}
     table.paper = new
     table.paper_log = [*(table.paper_log or []), entry]
-    # one guarded UPDATE of the match: of two tabs saving at once, the later is refused
+    # one guarded UPDATE of the match: a table phone's write, or another tab's slip, at
+    # the same moment makes this run again on what that one wrote (a slip it changed
+    # then refuses this one as stale, above)
     touch(table.match)
     bump(tournament)
-    db.session.commit()
     return True

@@ -8,10 +8,11 @@ for a late arrival.  A player who leaves is withdrawn before the next round
 that is not drawn yet: drawn no more, the points so far stay.  Until that round
 is drawn the withdrawal can be undone; until a player is drawn, the check-in.
 
-Every change counts a change of the tournament (``setup.bump``) and is
-committed here.  A start number is unique in its tournament in the database:
-of two tabs giving the same number at once, one wins and the other is told who
-has it.
+Every change is a use case (``services.unit``) that counts a change of the
+tournament (``setup.bump``, guarded at the version read).  A start number is
+unique in its tournament in the database: of two tabs giving numbers at once,
+the later one runs again on the numbers as they are now; a typed number taken
+meanwhile is refused, naming who has it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
 
 from ...extensions import db
 from ...rules import RulesError
@@ -28,6 +28,7 @@ from ...rules.tournament import table_sizes
 from ...tournament_models import Entrant, Tournament, TournamentTable
 from ..errors import NotFound
 from ..starting import storable
+from ..unit import use_case
 from .rounds import in_round
 from .series_people import link_entrants
 from .setup import MAX_ENTRANTS, bump
@@ -37,7 +38,6 @@ MAX_CLUB = 60
 MAX_HOUSEHOLD = 40
 MAX_NUMBER = 9999
 """The highest start number (four digits on a table card)."""
-_NUMBER_TRIES = 5
 
 
 @dataclass(frozen=True)
@@ -117,6 +117,7 @@ def _room(tournament: Tournament, more: int = 1) -> None:
         raise RulesError("a tournament takes at most {most} players", most=MAX_ENTRANTS)
 
 
+@use_case
 def register(
     tournament: Tournament,
     name: str,
@@ -130,8 +131,8 @@ def register(
 
     The same name twice is allowed only with different clubs; the start number
     of ``present`` is ``number`` or the next free one.  When another tab took
-    that number between the check and the check-in, the player stays registered
-    and the RulesError says who has the number.
+    that number between the check and the check-in, nothing is registered and the
+    RulesError says who has the number.
     """
     name, club, household = clean_entry(name, club, household)
     _refuse_twin(tournament, name, club, None)
@@ -143,14 +144,16 @@ def register(
     entrant = Entrant(name=name, club=club, household=household)
     tournament.entrants.append(entrant)
     link_entrants(tournament, [entrant])  # a series evening: the same person as before
-    bump(tournament)
-    db.session.commit()
     if present:
-        # a number taken a moment ago by another tab: registered all the same, and told
+        # (a number another tab took meanwhile refuses the whole registration, and says who
+        # has the number: the form keeps what was typed)
         check_in(tournament, entrant, number)
+    else:
+        bump(tournament)
     return entrant
 
 
+@use_case
 def register_many(tournament: Tournament, rows: Iterable[tuple[str, str]]) -> Added:
     """Register a list of (name, club), committed at once; names already there are skipped."""
     result = Added()
@@ -174,10 +177,10 @@ def register_many(tournament: Tournament, rows: Iterable[tuple[str, str]]) -> Ad
     if result.added:
         link_entrants(tournament, result.added)  # a series evening: the same people as before
         bump(tournament)
-        db.session.commit()
     return result
 
 
+@use_case
 def edit(tournament: Tournament, entrant: Entrant, name: str, club: str, household: str) -> None:
     """Correct a player's name, club or household, committed.
 
@@ -188,7 +191,6 @@ def edit(tournament: Tournament, entrant: Entrant, name: str, club: str, househo
     _refuse_twin(tournament, name, club, entrant)
     entrant.name, entrant.club, entrant.household = name, club, household
     bump(tournament)
-    db.session.commit()
 
 
 def drawn_rounds(tournament: Tournament) -> int:
@@ -233,6 +235,7 @@ def next_free_number(tournament: Tournament) -> int:
     return next(n for n in range(1, len(taken) + 2) if n not in taken)
 
 
+@use_case
 def check_in(tournament: Tournament, entrant: Entrant, number: int | None = None) -> Entrant:
     """Check ``entrant`` in with ``number`` or the next free start number, committed.
 
@@ -248,32 +251,19 @@ def check_in(tournament: Tournament, entrant: Entrant, number: int | None = None
     if entrant.withdrawn_before is not None:
         raise RulesError("{name} is withdrawn: undo the withdrawal instead", name=entrant.name)
     _check_in_allowed(tournament)
-    typed = number is not None
-    for _ in range(_NUMBER_TRIES):
-        chosen = number if number is not None else next_free_number(tournament)
-        _check_number(tournament, chosen, entrant)
-        entrant.number = chosen
-        entrant.from_round = next_round(tournament)
-        try:
-            bump(tournament)
-            db.session.commit()
-        except IntegrityError:
-            # another tab gave this number a moment ago
-            db.session.rollback()
-            db.session.expire_all()
-            entrant = entrant_of(tournament, entrant.id)
-            if entrant.number is not None:
-                return entrant  # the other tab checked this very player in
-            if typed:
-                _check_number(tournament, chosen, entrant)  # says who has it now
-                raise RulesError(
-                    "start number {number} was just given to another player", number=chosen
-                ) from None
-            continue
-        return entrant
-    raise RulesError("the start number could not be given just now: please try again")
+    # Two tabs giving the next free number at once: the later one's guarded bump (or the
+    # unique start number) loses, and the unit of work runs this again on the numbers as
+    # they are now.  A typed number taken meanwhile is refused then, naming who has it.
+    chosen = number if number is not None else next_free_number(tournament)
+    _check_number(tournament, chosen, entrant)
+    entrant.number = chosen
+    entrant.from_round = next_round(tournament)
+    bump(tournament)
+    db.session.flush()
+    return entrant
 
 
+@use_case
 def check_out(tournament: Tournament, entrant: Entrant) -> None:
     """Undo a check-in (the start number is free again); only before the player is drawn."""
     if entrant.number is None:
@@ -284,9 +274,9 @@ def check_out(tournament: Tournament, entrant: Entrant) -> None:
     entrant.from_round = None
     entrant.withdrawn_before = None
     bump(tournament)
-    db.session.commit()
 
 
+@use_case
 def withdraw(tournament: Tournament, entrant: Entrant) -> None:
     """Withdraw a player who has played: drawn no more from the next round not drawn yet.
 
@@ -302,9 +292,9 @@ def withdraw(tournament: Tournament, entrant: Entrant) -> None:
         return
     entrant.withdrawn_before = next_round(tournament)
     bump(tournament)
-    db.session.commit()
 
 
+@use_case
 def undo_withdrawal(tournament: Tournament, entrant: Entrant) -> None:
     """Take a withdrawal back, while the round it starts with is not drawn yet."""
     if entrant.withdrawn_before is None:
@@ -317,9 +307,9 @@ def undo_withdrawal(tournament: Tournament, entrant: Entrant) -> None:
         )
     entrant.withdrawn_before = None
     bump(tournament)
-    db.session.commit()
 
 
+@use_case
 def remove(tournament: Tournament, entrant: Entrant) -> None:
     """Delete a registration (a mistake, a duplicate); only of a player never drawn."""
     if was_drawn(tournament, entrant) or _seated(tournament, entrant):
@@ -327,7 +317,6 @@ def remove(tournament: Tournament, entrant: Entrant) -> None:
     tournament.entrants.remove(entrant)
     db.session.delete(entrant)
     bump(tournament)
-    db.session.commit()
 
 
 def _seated(tournament: Tournament, entrant: Entrant) -> bool:

@@ -48,6 +48,7 @@ from ...rules.tournament import (
 from ...tournament_models import Entrant, Round, Tournament, TournamentTable
 from ..errors import ConflictError
 from ..starting import storable
+from ..unit import use_case
 from .entrants import entrant_of
 from .setup import bump
 from .standings import Player, Standings
@@ -141,6 +142,7 @@ def _checked(settings: PrizeSettings) -> dict[str, object]:
     }
 
 
+@use_case
 def update_prizes(tournament: Tournament, settings: PrizeSettings) -> None:
     """Save the money settings, committed; a refusal (RulesError) leaves the row as it was.
 
@@ -149,7 +151,6 @@ def update_prizes(tournament: Tournament, settings: PrizeSettings) -> None:
     for column, value in _checked(settings).items():
         setattr(tournament, column, value)
     bump(tournament)
-    db.session.commit()
 
 
 # -- the fund ----------------------------------------------------------------------------
@@ -364,11 +365,11 @@ def _set_paid(tournament: Tournament, entrant: Entrant, cents: int | None) -> bo
         )
         .rowcount
     )
-    db.session.commit()
     db.session.expire(entrant, ["paid_cents", "paid_at"])
     return bool(done)
 
 
+@use_case
 def mark_paid(tournament: Tournament, entrant_id: int, shown_cents: int) -> bool:
     """Record that the player paid what they owe, committed; False when it was recorded already.
 
@@ -384,6 +385,7 @@ def mark_paid(tournament: Tournament, entrant_id: int, shown_cents: int) -> bool
     return _set_paid(tournament, entrant, account.owed_cents)
 
 
+@use_case
 def mark_unpaid(tournament: Tournament, entrant_id: int) -> bool:
     """Take a "paid" back (a wrong tap), committed; False when nothing was recorded."""
     return _set_paid(tournament, entrant_of(tournament, entrant_id), None)

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from datetime import date
 
 from sqlalchemy import select, update
-from sqlalchemy.exc import IntegrityError
 
 from ...extensions import db
 from ...models import utcnow
@@ -30,6 +29,7 @@ from ...rules.tournament import SERIES_COUNTING, series_evenings, series_ranking
 from ...tournament_models import Series, SeriesPlayer, Tournament
 from ..errors import ConflictError
 from ..starting import storable
+from ..unit import LostRace, use_case
 from . import setup
 from .series_people import evenings_of
 from .standings import alphabetical, standings
@@ -66,6 +66,7 @@ def _name(value: str) -> str:
     return name[:MAX_SERIES_NAME]
 
 
+@use_case
 def create_series(tournament: Tournament) -> Series:
     """Make a series of ``tournament`` (its evening 1), committed; its players become people.
 
@@ -92,16 +93,11 @@ def create_series(tournament: Tournament) -> Series:
         .rowcount
     )
     if joined != 1:
-        db.session.rollback()
-        db.session.refresh(tournament)
-        if tournament.series is None:
-            raise ConflictError()
-        return tournament.series
+        raise LostRace()  # run again, it finds the other tap's series above
     db.session.expire(tournament, ["series", "series_id"])
     for entrant, person in zip(tournament.entrants, series.players, strict=True):
         entrant.series_player_id = person.id
     setup.bump(tournament)
-    db.session.commit()
     return series
 
 
@@ -129,6 +125,7 @@ def check_best(best: object) -> int:
     return best
 
 
+@use_case
 def update_settings(
     series: Series,
     *,
@@ -152,7 +149,6 @@ def update_settings(
         series.best = best
     series.met_across = bool(met_across)
     _bump(series)
-    db.session.commit()
 
 
 def evening_name(series: Series, number: int) -> str:
@@ -160,6 +156,7 @@ def evening_name(series: Series, number: int) -> str:
     return f"{series.name} · {number}"[: setup.MAX_TOURNAMENT_NAME]
 
 
+@use_case
 def new_evening(series: Series, *, name: str | None = None, idempotency_key: str) -> Tournament:
     """The series' next evening, committed: a tournament with the last evening's settings.
 
@@ -185,17 +182,9 @@ def new_evening(series: Series, *, name: str | None = None, idempotency_key: str
     tournament.series = series
     db.session.add(tournament)
     _bump(series)
-    try:
-        db.session.commit()
-    except IntegrityError:
-        # the same form's other tap committed first: this one answers with its evening
-        db.session.rollback()
-        again = db.session.execute(
-            select(Tournament).where(Tournament.idempotency_key == idempotency_key)
-        ).scalar_one_or_none()
-        if again is None or again.series_id != series.id:
-            raise ConflictError() from None
-        return again
+    # the same form's other tap committed first: its key makes this an IntegrityError, and
+    # run again this answers with that evening (above)
+    db.session.flush()
     return tournament
 
 

@@ -43,6 +43,7 @@ from ...tournament_models import (
     TournamentTable,
 )
 from ..errors import NotFound
+from ..unit import use_case
 
 
 def _folded(text: str) -> str:
@@ -195,9 +196,9 @@ def _changed(tournament: Tournament) -> None:
     if series is not None:
         series.version = (series.version or 0) + 1
     bump(tournament)
-    db.session.commit()
 
 
+@use_case
 def same_person(tournament: Tournament, entrant_id: int, person_id: int) -> None:
     """The organiser's choice: this evening's player ``entrant_id`` is person ``person_id``.
 
@@ -228,6 +229,7 @@ def same_person(tournament: Tournament, entrant_id: int, person_id: int) -> None
     _changed(tournament)
 
 
+@use_case
 def new_person(tournament: Tournament, entrant_id: int) -> None:
     """The organiser's choice: this evening's player is a new person of the series."""
     entrant = _entrant(tournament, entrant_id)
@@ -241,6 +243,7 @@ def new_person(tournament: Tournament, entrant_id: int) -> None:
     _changed(tournament)
 
 
+@use_case
 def unlink(tournament: Tournament, entrant_id: int) -> None:
     """Undo a link (a wrong choice): the player is to be decided on again."""
     entrant = _entrant(tournament, entrant_id)
@@ -339,6 +342,7 @@ def absent_people(tournament: Tournament) -> list[SeriesPlayer]:
     )
 
 
+@use_case
 def register_people(tournament: Tournament) -> list[Entrant]:
     """Register the series' people who have no player on this evening, committed.
 

@@ -15,15 +15,15 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from sqlalchemy import bindparam, select, update
-from sqlalchemy.exc import IntegrityError
 
 from ...extensions import db
 from ...models import utcnow
 from ...rules import PRESETS, RulesError, Ruleset, check_table
 from ...rules.tournament import lost_game_fee, table_ruleset
 from ...tournament_models import Round, Tournament
-from ..errors import ConflictError, NotFound
+from ..errors import NotFound
 from ..starting import storable
+from ..unit import LostRace, use_case
 
 MAX_TOURNAMENT_NAME = 80
 MAX_PLACE = 80
@@ -50,6 +50,7 @@ _TOURNAMENTS = Tournament.__table__
 _BUMP = (
     update(_TOURNAMENTS)
     .where(_TOURNAMENTS.c.id == bindparam("tournament_id"))
+    .where(_TOURNAMENTS.c.version == bindparam("read"))
     .values(version=_TOURNAMENTS.c.version + 1, updated_at=bindparam("now"))
 )
 
@@ -167,6 +168,7 @@ def _place(value: str) -> str:
     return place[:MAX_PLACE]
 
 
+@use_case
 def create_tournament(
     *,
     name: str,
@@ -203,16 +205,9 @@ def create_tournament(
         idempotency_key=idempotency_key or None,
     )
     db.session.add(tournament)
-    try:
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        again = db.session.execute(
-            select(Tournament).where(Tournament.idempotency_key == idempotency_key)
-        ).scalar_one_or_none()
-        if again is None:
-            raise ConflictError() from None
-        return again
+    # the same form's twin committed first: its key is taken (an IntegrityError), and the
+    # unit of work runs this again, which finds the twin's tournament above
+    db.session.flush()
     return tournament
 
 
@@ -236,9 +231,18 @@ def by_link(model: type[Row], column: Any, token: str) -> Row:
 
 
 def bump(tournament: Tournament) -> None:
-    """Count a change of the tournament's rows (no commit): the public pages render again."""
+    """Count a change of the tournament's rows (no commit): the public pages render again.
+
+    Guarded like a match's ``touch``: the UPDATE finds the row only at the version this
+    request read, so of two organiser writes that read the same tournament (a withdrawal
+    and the draw of the next round, two check-ins) the later one gets ``LostRace`` and
+    its use case runs again on what the first one wrote.
+    """
+    read = tournament.version
     now = utcnow()
-    db.session.execute(_BUMP, {"tournament_id": tournament.id, "now": now})
+    done = db.session.execute(_BUMP, {"tournament_id": tournament.id, "read": read, "now": now})
+    if done.rowcount != 1:  # type: ignore[attr-defined]
+        raise LostRace()
     db.session.expire(tournament, ["version", "updated_at"])
 
 
@@ -252,6 +256,7 @@ def started(tournament: Tournament) -> bool:
     return bool(tournament.round_rows)
 
 
+@use_case
 def update_settings(tournament: Tournament, changes: Mapping[str, Any]) -> None:
     """Change name, place, date, rounds, fees or the ruleset; the ruleset only before round 1.
 
@@ -291,7 +296,6 @@ def update_settings(tournament: Tournament, changes: Mapping[str, Any]) -> None:
     for key, value in values.items():
         setattr(tournament, key, value)
     bump(tournament)
-    db.session.commit()
 
 
 def recent_tournaments(tokens: Sequence[str], limit: int = 12) -> list[Tournament]:

@@ -16,15 +16,14 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 
 from ...extensions import db
 from ...models import Hand, Match
 from ...rules import RulesError
 from ...rules.tournament import lost_game
 from ...tournament_models import Confirmation, Entrant, Round, TournamentTable
-from ..errors import ConflictError
 from ..sheets import standing
+from ..unit import use_case
 from ..writes import touch
 
 
@@ -124,6 +123,7 @@ def names_of(table: TournamentTable) -> dict[int, Entrant]:
     return {e.id: e for e in found}
 
 
+@use_case
 def confirm(table: TournamentTable, entrant_id: int) -> None:
     """A player of a finished table confirms its result (a second tap changes nothing)."""
     if entrant_id not in table.players:
@@ -135,14 +135,12 @@ def confirm(table: TournamentTable, entrant_id: int) -> None:
         raise RulesError("this round is closed")
     if any(c.entrant_id == entrant_id for c in table.confirmations):
         return
+    # a change of the table (its page and the organiser's board show it), guarded: the
+    # same tap twice at once, or the round closed at this moment, runs this again, and
+    # it finds the first tap, or refuses with the closed round
+    touch(match)
     table.confirmations.append(Confirmation(entrant_id=entrant_id))
-    try:
-        db.session.flush()
-        # a change of the table: its page and the organiser's board show it
-        touch(match)
-        db.session.commit()
-    except (IntegrityError, ConflictError):
-        db.session.rollback()  # the same tap came twice at once: the first one counts
+    db.session.flush()
 
 
 @dataclass(frozen=True)

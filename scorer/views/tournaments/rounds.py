@@ -202,9 +202,15 @@ def replace_link(token: str, table_id: int) -> WerkzeugResponse:
     here = url_for(".round_page", token=token, number=row.number, _anchor=f"table-{table.number}")
     form = ReplaceLinkForm()
     if form.is_submitted():
-        if row.closed_at is not None:
-            flash(gettext("The round is closed: its tables write nothing any more."), "error")
-        elif not form.validate() or form.link.data != table.link_number:
+        shown = form.link.data if form.validate() else None
+        new = None
+        try:
+            # None: another tab replaced the link the page showed a moment before
+            new = rounds.replace_link(tournament, table, shown) if shown is not None else None
+        except RulesError as exc:
+            flash(rules_message(exc), "error")
+            return go_to(here)
+        if new is None:
             flash(
                 gettext(
                     "Table %(table)s already has a new link: this is the one that counts.",
@@ -213,7 +219,6 @@ def replace_link(token: str, table_id: int) -> WerkzeugResponse:
                 "info",
             )
         else:
-            rounds.replace_link(tournament, table)
             flash(
                 gettext(
                     "Table %(table)s has a new link (link %(link)s). Scan its new QR code with "

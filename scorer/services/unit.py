@@ -1,0 +1,111 @@
+"""One use case, one transaction: the unit of work every write of the services runs in.
+
+A use case is a service function marked with :func:`use_case`.  It reads rows,
+asks the rules, writes — and never commits: the unit of work commits once when
+it returns, or rolls everything back when it raises, so a failure halfway
+leaves nothing half done.  A use case called by another one is part of the
+outer one's unit (only the outermost commits), so use cases compose.
+
+Races are decided by the database, not by what a request read: every write
+that depends on what was read is a guarded UPDATE that finds its row only at
+the version read (``writes.touch``, ``tournaments.setup.bump``).  When the row
+has moved on, the guard raises :class:`LostRace`; the unit of work rolls back
+and runs the use case again on the rows as they are now (the retry lives here,
+once).  Run again, a use case either goes through on the new state (a new
+table link while the table saved a hand) or refuses with the reason the new
+state gives (a redraw once a table has entered a hand).  A form that carries
+the version it showed is refused on the retry by its own version check
+(``ConflictError``), as it should be: the Schreiber has to look first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import ParamSpec, TypeVar
+
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.orm.exc import ObjectDeletedError
+
+from ..extensions import db
+from .errors import ConflictError
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+ATTEMPTS = 4
+"""How often a use case runs before a lost race is answered as a conflict."""
+
+# PostgreSQL's answers to two transactions that cannot both go on: run again
+_RETRY_STATES = {"40001", "40P01"}  # serialization failure, deadlock detected
+
+_UNIT = "scorer.unit"
+
+
+class LostRace(ConflictError):
+    """A guarded write found its row changed since this request read it.
+
+    Inside a use case the unit of work runs the use case again; outside one (or
+    after the last attempt) it is a :class:`ConflictError` like any other.
+    """
+
+
+def in_unit() -> bool:
+    """Whether a unit of work is open on this request's database session."""
+    return bool(db.session().info.get(_UNIT))
+
+
+def _lost(exc: BaseException) -> bool:
+    """Whether ``exc`` says another request came first (the use case may run again)."""
+    if isinstance(exc, LostRace | IntegrityError):
+        # IntegrityError: a twin's row got in first (a unique key: the same form sent
+        # twice, the same start number, the same round); run again, the use case finds it
+        return True
+    state = getattr(getattr(exc, "orig", None), "sqlstate", None)
+    return isinstance(exc, DBAPIError) and state in _RETRY_STATES
+
+
+def unit_of_work(*, keep_loaded: bool = False) -> Callable[[Callable[P, T]], Callable[P, T]]:
+    """A decorator that runs a function as one unit of work: committed once, rolled back on
+    any error, run again on a lost race.
+
+    ``keep_loaded``: the commit leaves the loaded objects as they are (the answer is
+    rendered from what was just written instead of reading it again).
+    """
+
+    def decorate(inner: Callable[P, T]) -> Callable[P, T]:
+        @wraps(inner)
+        def run(*args: P.args, **kwargs: P.kwargs) -> T:
+            session = db.session()
+            if session.info.get(_UNIT):
+                return inner(*args, **kwargs)  # part of the enclosing use case
+            for attempt in range(1, ATTEMPTS + 1):
+                session.info[_UNIT] = True
+                try:
+                    result = inner(*args, **kwargs)
+                    if keep_loaded:
+                        session.expire_on_commit = False
+                    session.commit()
+                    return result
+                except ObjectDeletedError as exc:
+                    # a row this request had read was deleted by another one meanwhile
+                    session.rollback()
+                    raise ConflictError() from exc
+                except BaseException as exc:
+                    session.rollback()
+                    if not _lost(exc):
+                        raise
+                    if attempt == ATTEMPTS:
+                        raise ConflictError() from exc
+                finally:
+                    session.info.pop(_UNIT, None)
+                    session.expire_on_commit = True
+            raise AssertionError("unreachable")  # pragma: no cover
+
+        return run
+
+    return decorate
+
+
+use_case = unit_of_work()
+"""Run the decorated service function as one use case (see the module's docstring)."""
