@@ -123,6 +123,33 @@ def check_link(match: Any) -> None:
         raise services.NotFound()
 
 
+DRAIN_AT_MOST = 64 * 1024 * 1024
+"""The most bytes of a refused body read (and forgotten) after a 413, so its sender gets
+the answer: a server that closes the connection while the phone still sends makes the
+phone's network stack report a broken connection instead of "too large"."""
+
+
+def _drain_refused_body(response: Response) -> Response:
+    """After a 413, what is left of the request's body is read (after the answer is sent)."""
+    if response.status_code != 413:
+        return response
+    stream = request.environ.get("wsgi.input")
+    length = request.content_length or 0
+    if stream is None or not 0 < length <= DRAIN_AT_MOST:
+        return response
+
+    def drain() -> None:
+        left = length
+        while left > 0:
+            chunk = stream.read(min(64 * 1024, left))
+            if not chunk:
+                break
+            left -= len(chunk)
+
+    response.call_on_close(drain)
+    return response
+
+
 def _security_headers(response: Response) -> Response:
     present = {name.lower() for name, _ in response.headers.items()}
     for name, value in SECURITY_HEADERS:
@@ -286,6 +313,7 @@ def init_app(app: Flask) -> None:
     app.before_request(_forms_only)
     app.session_interface = SessionsButNotOnPolls()
     app.after_request(_security_headers)
+    app.after_request(_drain_refused_body)
     app.after_request(_no_store)
     app.register_error_handler(CSRFError, _csrf_error)
     app.register_error_handler(HTTPException, _error_page)

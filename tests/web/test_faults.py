@@ -13,8 +13,6 @@ import http.client
 import io
 import json
 import os
-import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -24,7 +22,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 import pytest
 from flask import Flask
@@ -48,6 +45,7 @@ from tests.builders import (
     setup_data,
     start_match,
 )
+from tests.served import Phone, Server
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ["Anna", "Berta", "Carl"]
@@ -411,92 +409,6 @@ def test_sqlite_runs_in_wal_mode_with_foreign_keys(app: Flask) -> None:
 
 
 # -- a server killed in the middle -------------------------------------------
-
-
-class Phone:
-    """A plain HTTP client with cookies (no redirects followed), like a browser without JS."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.cookies: dict[str, str] = {}
-
-    def request(self, method: str, path: str, form: dict[str, str] | None = None) -> Any:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
-        body = None
-        if form is not None:
-            body = urlencode(form)
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        try:
-            conn.request(method, path, body, headers)
-            response = conn.getresponse()
-            data = response.read().decode()
-        finally:
-            conn.close()
-        for cookie in response.msg.get_all("Set-Cookie") or []:
-            name, _, rest = cookie.partition("=")
-            self.cookies[name] = rest.split(";", 1)[0]
-        return response.status, data
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """gunicorn serving the app on an SQLite file, in its own process group."""
-
-    def __init__(self, env: dict[str, str], log: Path) -> None:
-        self.env = env
-        self.log = log
-        self.port = free_port()
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        self.port = free_port()
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(
-                [
-                    str(ROOT / ".venv" / "bin" / "gunicorn"),
-                    "-w",
-                    "2",
-                    "-b",
-                    f"127.0.0.1:{self.port}",
-                    "scorer:create_app()",
-                ],
-                cwd=ROOT,
-                env=self.env,
-                stdout=log,
-                stderr=log,
-                start_new_session=True,  # its own group: the workers die with it
-            )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                status, _ = Phone(self.port).request("GET", "/")
-                if status == 200:
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise AssertionError("gunicorn did not start:\n" + self.log.read_text()[-3000:])
-
-    def kill(self) -> None:
-        assert self.process is not None
-        os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=10)
-        self.process = None
-
-    def stop(self) -> None:
-        if self.process is not None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=10)
-            self.process = None
 
 
 @pytest.fixture
