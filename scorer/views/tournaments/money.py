@@ -21,7 +21,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...forms.tournament_money import PaidForm, PrizeForm
 from ...rules import RulesError
-from ...services.tournaments import entrants, money, setup, standings
+from ...services.tournaments import entrants, money, published, setup, standings
 from ...services.tournaments.money import AmountChanged, Fund, Ledger
 from ...tournament_models import Tournament
 from ...web import go_to, is_htmx, render
@@ -207,7 +207,7 @@ def prizes(token: str) -> WerkzeugResponse:
         status=422 if error else 200,
         form=form,
         error=error,
-        **_prize_context(tournament, standings.standings(tournament)),
+        **_prize_context(tournament, published.fresh_standings(tournament.id)),
         public_prizes_url=external_url(
             tournament, "t_money.public_prizes", view_token=tournament.view_token
         ),
@@ -222,14 +222,14 @@ def public_prizes(view_token: str) -> WerkzeugResponse:
     Built once per state of the tournament (the public pages' poll tag); a
     reload of an unchanged list is a 304.
     """
-    state = standings.poll_state(view_token)
-    if state is None:
+    now = published.shown(view_token)
+    if now is None:
         abort(404)
-    state = standings.settled(state)
+    state = now.state
 
     def build() -> WerkzeugResponse:
         tournament = setup.get_tournament_for_view(view_token)
-        current = standings.standings(tournament, state.tag)
+        current = now.standings
         return render(
             "tournaments/money/public.html",
             tournament=tournament,

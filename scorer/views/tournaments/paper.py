@@ -23,7 +23,7 @@ from ... import slots
 from ...extensions import limiter
 from ...pdf import PdfBusy, cached_pdf
 from ...pdf import tournament as printouts
-from ...services.tournaments import money, paper, setup, standings
+from ...services.tournaments import money, paper, published, setup, standings
 from ...tournament_models import Round, Tournament
 from ..sheets import download, file_name
 from . import links
@@ -179,10 +179,9 @@ def prize_list(token: str) -> Response:
     prize settings bump the tournament's version, so the cached PDF follows them.
     """
     tournament = setup.get_tournament(token)
-    tag = _tag(tournament)
 
     def build() -> bytes:
-        plist = money.prize_list(tournament, standings.standings(tournament, tag))
+        plist = money.prize_list(tournament, published.fresh_standings(tournament.id))
         words = [percent(int(share * money.HUNDRED_PERCENT)) for share in plist.shares]
         return printouts.prize_list(paper.heading(tournament), plist, words)
 
