@@ -155,6 +155,7 @@ class Night:
     table_tokens: list[str]
     numbers: list[int]
     seconds: float  # to create it, register the players and draw round 1
+    token: str = ""  # the organiser's link (the board)
 
 
 def build_night(url: str, tables: int, deals: int = 12, rounds_: int = 3) -> Night:
@@ -183,6 +184,7 @@ def build_night(url: str, tables: int, deals: int = 12, rounds_: int = 3) -> Nig
             table_tokens=[t.match.token for t in sorted(row.tables, key=lambda t: t.number)],
             numbers=list(range(1, 3 * tables + 1)),
             seconds=time.perf_counter() - started,
+            token=tournament.token,
         )
         db.session.remove()
         db.engine.dispose()
