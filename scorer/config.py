@@ -35,6 +35,9 @@ class Config:
     UPLOAD_LIMITS: ClassVar[dict[str, int]] = {"t_backup.restore": 16 * 1024 * 1024}
     SQLALCHEMY_ENGINE_OPTIONS: ClassVar[dict[str, Any]] = {"pool_pre_ping": True}
     TESTING = False
+    # seconds a process answers the share link's poll from the match's state it read last
+    # (one read per link and process in that time, not one a poll; 0 in the tests)
+    SHARE_POLL_KEEP = 0.5
     # the match page, its sheet table and its empty hand form kept rendered in memory
     # (scorer.cache); off: everything is rendered afresh (the tests compare both ways)
     PAGE_CACHE = True

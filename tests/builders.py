@@ -59,6 +59,7 @@ def make_app(tmp_path: Path, **extra: Any) -> Flask:
         # ranking built at most every TOURNAMENT_FRESH seconds)
         "TOURNAMENT_FRESH": 0,
         "TOURNAMENT_POLL_KEEP": 0,
+        "SHARE_POLL_KEEP": 0,
         # each test its own work slots: tests running side by side do not wait for each other
         "WORK_SLOT_DIR": str(tmp_path / "work-slots"),
     }

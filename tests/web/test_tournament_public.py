@@ -363,7 +363,9 @@ def test_a_process_reads_the_poll_state_at_most_every_half_second(
 
     app.config["TOURNAMENT_POLL_KEEP"] = 0.5
     clock = [500.0]
-    monkeypatch.setattr(published.time, "monotonic", lambda: clock[0])
+    from scorer.services import kept
+
+    monkeypatch.setattr(kept.time, "monotonic", lambda: clock[0])
     reads = []
     real = published.poll_state
     monkeypatch.setattr(published, "poll_state", lambda token: reads.append(token) or real(token))

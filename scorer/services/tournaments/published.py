@@ -18,7 +18,6 @@ and process every half second, not one per poll.
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -31,6 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from ...extensions import db
 from ...models import utcnow
 from ...tournament_models import PublicSnapshot
+from ..kept import Recent
 from . import public_state
 from .public_state import Built
 from .standings import PollState, Standings, poll_state
@@ -96,7 +96,7 @@ class Shown:
 class _Memory:
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.recent: LRUCache[str, tuple[float, Shown | None]] = LRUCache(maxsize=16 * KEPT)
+        self.recent: Recent[str, Shown | None] = Recent(16 * KEPT)
         self.published: LRUCache[int, Published] = LRUCache(maxsize=KEPT)
 
 
@@ -114,18 +114,13 @@ def shown(view_token: str) -> Shown | None:
 
     Read at most every :data:`POLL_KEEP` seconds per link and process.
     """
-    memory = _memory()
     keep = _setting("TOURNAMENT_POLL_KEEP", POLL_KEEP)
-    now = time.monotonic()
-    with memory.lock:
-        recent = memory.recent.get(view_token)
-    if recent is not None and now - recent[0] < keep:
-        return recent[1]
-    state = poll_state(view_token)
-    result = None if state is None else Shown(state, _published(state))
-    with memory.lock:
-        memory.recent[view_token] = (now, result)
-    return result
+
+    def read() -> Shown | None:
+        state = poll_state(view_token)
+        return None if state is None else Shown(state, _published(state))
+
+    return _memory().recent.get(view_token, keep, read)
 
 
 def _published(state: PollState) -> Published:
