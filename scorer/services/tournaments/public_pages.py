@@ -12,10 +12,27 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
 
 from .seating import by_name, by_table, player_page
 from .standings import Line, Player, PlayerPage, Seat, Standings, TableProgress
+
+
+class Source(Protocol):
+    """Where a public page's values come from: the hall's shared build, or a hosted copy's
+    last push from a hall.  ``once`` makes a value once per build (and process)."""
+
+    @property
+    def standings(self) -> Standings: ...
+
+    @property
+    def built_at(self) -> datetime: ...
+
+    def once(self, key: Any, make: Callable[[], Any]) -> Any: ...
+
 
 PHONE_ROWS = 50
 """Lines on a page of the ranking on a phone (the app's ``PUBLIC_PAGE_ROWS``; the beamer

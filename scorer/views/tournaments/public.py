@@ -6,187 +6,61 @@ shows within 5 s), the players' phones every 30 s.
 
 Every answer comes from the tournament's public build that all processes share
 (:mod:`~scorer.services.tournaments.published`, read at most every half second
-per link and process).  A page's poll is tagged with the fingerprint of exactly
-what it shows (:mod:`~scorer.services.tournaments.public_pages`: a page of the
-ranking, a player's own line and table), so a poll whose page reads the same
-after a hand saved elsewhere in the hall is a 204 (``?shown=``) or 304, and a
-changed one is rendered once per build and process.  The poll paths never
-open the session cookie (``scorer.web``'s ``_POLL_PATH``).
+per link and process); the pages themselves are :mod:`scorer.views.public_pages`'
+(the same pages a hosted copy serves).  The poll paths never open the session
+cookie (``scorer.web``'s ``_POLL_PATH``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from flask import Blueprint, Response, abort, current_app, request, url_for
-from flask_babel import get_locale
+from flask import Blueprint, Response
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...house_rules import rules_page
 from ...rules import RulesError, points_step
 from ...rules.tournament import lost_game_fee
-from ...services.tournaments import public_pages, published, setup
-from ...services.tournaments import seating as seats
-from ...services.tournaments.published import Shown
-from ...web import go_to, render
-from ..polls import conditional, etag, qr_svg, read_only, utc
+from ...services.tournaments import published, setup
+from ...services.tournaments.public_pages import Source
+from ...web import render
+from ..polls import qr_svg, read_only
+from ..public_pages import PublicSite
 from .links import external_url
 
 bp = Blueprint("t_public", __name__)
 
-BEAMER_POLL = "every 3s"
-"""How often the beamer and the ranking ask (a saved hand must show within 5 s)."""
 
-PHONE_POLL = "every 30s"
-"""How often a player's phone asks (seating and own page change once a round, mostly)."""
-
-
-def _shown(view_token: str) -> Shown:
+def _built(view_token: str) -> Source | None:
     now = published.shown(view_token)
-    if now is None:
-        abort(404)
-    return now
+    return now.published if now is not None else None
 
 
-def _whole_number(name: str) -> int | None:
-    raw = request.args.get(name, "")
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 6 else None
-
-
-View = Callable[[Shown], Any]
-"""A page's value (``public_pages``) from what is shown now."""
-
-
-def _context(view_token: str, now: Shown, key: tuple[Any, ...], view: Any) -> dict[str, Any]:
-    """What a public page's template gets: its value, the link, its poll's ``shown``."""
-    tag = f"{key}/{now.published.once(('digest', key), lambda: public_pages.digest(view))}"
-    return {
-        "view": view,
-        "series": now.standings.series,
-        "name": now.standings.name,
-        "view_token": view_token,
-        "tag": tag,
-        # what the page shows, in the URL it polls: the same again is a 204
-        "shown": etag(tag),
-    }
-
-
-def _page(view_token: str, key: tuple[Any, ...], make: View, template: str, **extra: Any) -> Any:
-    """A whole public page (or its fragment for htmx) as it is now."""
-    now = _shown(view_token)
-    view = now.published.once(("view", key), lambda: make(now))
-    context = _context(view_token, now, key, view)
-    return read_only(render(f"{template}.html", _fragment(template), **context, **extra))
-
-
-def _poll(view_token: str, key: tuple[Any, ...], make: View, template: str, **extra: Any) -> Any:
-    """The page's changing part, or 204/304 when the page already shows what it would.
-
-    The fingerprint of the page is made once per build and process; a page
-    that changed is rendered once per build, process and language.
-    """
-    now = _shown(view_token)
-    view = now.published.once(("view", key), lambda: make(now))
-    context = _context(view_token, now, key, view)
-
-    def build() -> WerkzeugResponse:
-        html = now.published.once(
-            ("html", key, str(get_locale())),
-            lambda: render(_fragment(template), **context, **extra).get_data(as_text=True),
-        )
-        return Response(html, mimetype="text/html")
-
-    return conditional(context["tag"], utc(now.published.built_at), build)
-
-
-def _fragment(template: str) -> str:
-    head, _, name = template.rpartition("/")
-    return f"{head}/_{name}.html"
-
-
-# -- the ranking (the beamer, and the phones) ------------------------------------
-
-RANKING = "tournaments/public/ranking"
-
-
-def _ranking_key() -> tuple[Any, ...]:
-    """Which page, how many lines to a page, and whether the beamer asks (it says ``rows``)."""
-    rows = _whole_number("rows")
-    phone = int(current_app.config.get("PUBLIC_PAGE_ROWS", public_pages.PHONE_ROWS))
-    size = public_pages.clamp_rows(rows if rows is not None else phone)
-    return ("ranking", _whole_number("page") or 1, size, rows is not None)
-
-
-def _ranking(key: tuple[Any, ...]) -> View:
-    _, page, rows, beamer = key
-    return lambda now: public_pages.ranking_view(now.standings, page, rows, beamer=beamer)
+SITE = PublicSite("t_public", _built)
+"""The hall's public pages, read from its shared build (``services.tournaments.published``)."""
 
 
 @bp.get("/p/<token:view_token>")
 def ranking(view_token: str) -> WerkzeugResponse:
     """The live ranking, a page at a time: the beamer asks as many lines as fit its screen
     (``?rows=``) and turns the pages; a phone shows 50 lines and pages by links."""
-    key = _ranking_key()
-    return _page(view_token, key, _ranking(key), RANKING, poll=BEAMER_POLL)
+    return SITE.ranking(view_token)
 
 
 @bp.get("/p/<token:view_token>/live")
 def ranking_live(view_token: str) -> WerkzeugResponse:
     """A page of the ranking's changing part (polled; 204/304 when it reads the same)."""
-    key = _ranking_key()
-    return _poll(view_token, key, _ranking(key), RANKING, poll=BEAMER_POLL)
-
-
-# -- where do I sit? -----------------------------------------------------------
-
-SEATING = "tournaments/public/seating"
-_SEATING_KEY = ("seating",)
-
-
-def _seating(now: Shown) -> public_pages.SeatingView:
-    return public_pages.seating_view(now.standings)
+    return SITE.ranking_live(view_token)
 
 
 @bp.get("/p/<token:view_token>/seats")
 def seating(view_token: str) -> WerkzeugResponse:
     """The current round's seating, alphabetical by name and by table."""
-    return _page(view_token, _SEATING_KEY, _seating, SEATING, poll=PHONE_POLL)
+    return SITE.seating(view_token)
 
 
 @bp.get("/p/<token:view_token>/seats/live")
 def seating_live(view_token: str) -> WerkzeugResponse:
     """The seating's changing part (polled; 204/304 when unchanged)."""
-    return _poll(view_token, _SEATING_KEY, _seating, SEATING, poll=PHONE_POLL)
-
-
-# -- a player's page, and finding it -----------------------------------------
-
-PLAYER = "tournaments/public/player"
-FIND = "tournaments/public/find.html"
-
-
-def _player(number: int) -> View:
-    return lambda now: public_pages.player_view(now.standings, number)
-
-
-def _printable(typed: str) -> str:
-    """What was typed, as the form shows it again (no control characters, not too long)."""
-    return "".join(c for c in typed if c.isprintable())[:20]
-
-
-def _find_page(view_token: str, typed: str, status: int) -> WerkzeugResponse:
-    """The name list with the start-number form; ``typed`` and status 4xx: nobody has it."""
-    now = _shown(view_token)
-    players = now.published.once(("listed",), lambda: seats.listed(now.standings))
-    context = {
-        "name": now.standings.name,
-        "view_token": view_token,
-        "players": players,
-        "typed": typed,
-        "unknown": status != 200,
-    }
-    return read_only(render(FIND, status=status, **context))
+    return SITE.seating_live(view_token)
 
 
 @bp.get("/p/<token:view_token>/players/<int:number>")
@@ -195,19 +69,13 @@ def player(view_token: str, number: int) -> WerkzeugResponse:
 
     A start number nobody has: the name list, saying so (status 404).
     """
-    if public_pages.player_view(_shown(view_token).standings, number).me is None:
-        return _find_page(view_token, _printable(str(number)), 404)
-    return _page(
-        view_token, ("player", number), _player(number), PLAYER, poll=PHONE_POLL, number=number
-    )
+    return SITE.player(view_token, number)
 
 
 @bp.get("/p/<token:view_token>/players/<int:number>/live")
 def player_live(view_token: str, number: int) -> WerkzeugResponse:
     """A player's page's changing part (polled; 204/304 when unchanged)."""
-    return _poll(
-        view_token, ("player", number), _player(number), PLAYER, poll=PHONE_POLL, number=number
-    )
+    return SITE.player_live(view_token, number)
 
 
 @bp.get("/p/<token:view_token>/me")
@@ -216,13 +84,7 @@ def find(view_token: str) -> WerkzeugResponse:
 
     A start number nobody has, or junk, says so and keeps what was typed (422).
     """
-    typed = request.args.get("number")
-    if typed is None:
-        return _find_page(view_token, "", 200)
-    number = seats.start_number(typed)
-    if number is not None and seats.player_page(_shown(view_token).standings, number) is not None:
-        return go_to(url_for("t_public.player", view_token=view_token, number=number))
-    return _find_page(view_token, _printable(typed), 422)
+    return SITE.find_me(view_token)
 
 
 @bp.get("/p/<token:view_token>/qr.svg")
