@@ -84,7 +84,18 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     _listen_for_sqlite(app)
 
     from . import assets, cache, chart, slots, web, words
-    from .views import hands, live, main, matches, melds, sessions, sheets, stats, two_player
+    from .views import (
+        hands,
+        live,
+        main,
+        matches,
+        melds,
+        online,
+        sessions,
+        sheets,
+        stats,
+        two_player,
+    )
 
     assets.init_app(app)
     web.init_app(app)
@@ -92,7 +103,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     cache.init_app(app)
     chart.init_app(app)
     slots.init_app(app)
-    for module in (main, matches, hands, two_player, melds, sheets, sessions, live, stats):
+    for module in (main, matches, hands, two_player, melds, sheets, sessions, live, stats, online):
         app.register_blueprint(module.bp)
     from .views.tournaments import BLUEPRINTS
 

@@ -10,7 +10,10 @@ The organiser's laptop runs the app for every phone on its own Wi-Fi
 3. the links and QR codes carry the laptop's address on that network
    (``PUBLIC_URL``, unless it is set), never ``127.0.0.1``;
 4. gunicorn serves on every interface, port 5000 (``PORT``), with two workers
-   of four threads each (bench/RESULTS.md).
+   of four threads each (bench/RESULTS.md);
+5. beside it runs the pusher (``scorer.online_push``), a process of its own at a
+   low priority: a tournament the organiser put online is sent to its hosted
+   copy whenever the laptop reaches the internet.
 
 It prints the address to open on the laptop and to give the phones.
 """
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -79,8 +83,13 @@ def main() -> None:
 
             return fresh()
 
-    sys.argv = sys.argv[:1]
-    Hall().run()
+    # the pusher: a process of its own (it ends when this one does)
+    pusher = subprocess.Popen([sys.executable, "-m", "scorer.online_push"], cwd=ROOT)
+    try:
+        sys.argv = sys.argv[:1]
+        Hall().run()
+    finally:
+        pusher.terminate()
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ computes a number of the game: the values come from :mod:`scorer.rules`.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -211,3 +212,26 @@ def init_app(app: Flask) -> None:
         suit_name=suit_name,
         outcome_text=outcome_text,
     )
+
+
+def percent(hundredths: int) -> str:
+    """Hundredths of a per cent as the page writes them: ``12,5 %``."""
+    return f"{format_decimal(Decimal(hundredths) / 100, format='0.##')}\u00a0%"
+
+
+def fund_note(fund: Any) -> str:
+    """The prize fund in words (a ``services.tournaments.money.Fund``): what goes in, what
+    the organiser keeps of it."""
+    if fund.lost_to_fund:
+        text = gettext("The prize fund is the entry fees and the lost-game money.")
+    else:
+        text = gettext(
+            "The prize fund is the entry fees; the lost-game money stays with the organiser."
+        )
+    if fund.keep_value and fund.keep_kind == "percent":
+        kept = gettext("The organiser keeps %(kept)s of it.", kept=percent(fund.keep_value))
+    elif fund.keep_value:
+        kept = gettext("The organiser keeps %(kept)s of it.", kept=money(fund.keep_value))
+    else:
+        kept = ""
+    return f"{text} {kept}".strip()

@@ -66,7 +66,7 @@ def make_app(tmp_path: Path, **extra: Any) -> Flask:
     config.update(extra)
     app = create_app(config)
     with app.app_context():
-        if PG_URL:
+        if PG_URL and app.config["SQLALCHEMY_DATABASE_URI"] == PG_URL:
             db.session.execute(text(EMPTY_SCHEMA))
             db.session.commit()
         db.create_all()

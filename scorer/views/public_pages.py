@@ -74,7 +74,10 @@ class PublicSite:
         return found
 
     def _context(self, token: str, now: Source, key: tuple[Any, ...], view: Any) -> dict[str, Any]:
-        tag = f"{key}/{now.once(('digest', key), lambda: public_pages.digest(view))}"
+        extra = self.context(now)
+        # what the site says besides the page is shown too (a hosted copy: the hall's time)
+        told = public_pages.digest(sorted(extra.items())) if extra else ""
+        tag = f"{key}/{now.once(('digest', key), lambda: public_pages.digest(view))}/{told}"
         return {
             "view": view,
             "series": now.standings.series,
@@ -84,7 +87,7 @@ class PublicSite:
             "tag": tag,
             # what the page shows, in the URL it polls: the same again is a 204
             "shown": etag(tag),
-            **self.context(now),
+            **extra,
         }
 
     def page(

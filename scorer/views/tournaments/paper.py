@@ -25,9 +25,9 @@ from ...pdf import PdfBusy, cached_pdf
 from ...pdf import tournament as printouts
 from ...services.tournaments import money, paper, published, setup, standings
 from ...tournament_models import Round, Tournament
+from ...words import percent
 from ..sheets import download, file_name
 from . import links
-from .money import percent
 
 bp = Blueprint("t_paper", __name__)
 
