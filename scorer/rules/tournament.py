@@ -33,11 +33,14 @@ K = TypeVar("K", bound=Hashable)
 
 CENT = Decimal("0.01")
 
-EXACT_DRAW_PLAYERS = 12
-"""Up to this many players :func:`draw` tries every seating (at most 15,400) and takes the best."""
+EXACT_DRAW_PLAYERS = 15
+"""Up to this many players :func:`draw` finds the best of all seatings (1,401,400 for 15)."""
 
 SEARCH_BUDGET = 150_000
 """Swap evaluations :func:`draw`'s search may spend: a count, not a time, so it is deterministic."""
+
+EXACT_SEARCH_BUDGET = 5_000
+"""The search's budget up to :data:`EXACT_DRAW_PLAYERS` players, where the best of all follows."""
 
 SEARCH_ATTEMPTS = 3
 """Fresh starts the search splits its budget over when it has not reached the bound."""
@@ -128,12 +131,37 @@ def _rng(seed: str) -> random.Random:
     return random.Random(int.from_bytes(hashlib.sha256(seed.encode("utf-8")).digest(), "big"))
 
 
-class _Problem:
-    """One draw as numbers: players ``0 … n-1``, a pair cost matrix and the fours' counts.
+def _ranks(values: Sequence[int]) -> list[int]:
+    """Each value's place among the distinct values, 0 for the lowest: only their order counts."""
+    place = {value: rank for rank, value in enumerate(sorted(set(values)))}
+    return [place[value] for value in values]
 
-    A seating's cost is one integer that orders seatings lexicographically by
-    (apart pairs together, repeated meetings, the fours' counts of the players
-    at tables of four): ``apart_weight`` exceeds any sum of the lower parts.
+
+class _Problem:
+    """One draw as numbers: players ``0 … n-1`` and one integer cost for each seating.
+
+    The cost orders seatings by the priorities, one after the other: each
+    part's unit is larger than the most that all lower parts can add.
+
+    1. Apart pairs at one table.
+    2. Repeated meetings, each earlier meeting counted.
+    3. The tables of four: a player there costs ``F ** level - 1``, ``level``
+       being the place of their count of rounds at a table of four among the
+       counts present (0 for the lowest: only the counts' order matters, and
+       the numbers stay small) and ``F`` one more than the seats at tables of
+       four.  The sum is a number in base ``F`` whose digits count the
+       players of each level at a table of four; comparing two sums compares
+       those digits from the highest level down, which orders everybody's
+       counts after the round the same way: the most times anyone has sat at
+       a table of four is as low as it can be, then the fewest have that
+       many, then the same one count lower, and so on.
+    4. The Schreibers, in the same way: a table costs ``W ** level - 1`` for
+       whoever at it has written least (they take seat 1), ``W`` one more
+       than the tables: the most times anyone has written is as low as it
+       can be, then the fewest have written that often, and so on.
+
+    :attr:`bound` is what no seating goes below: nobody meets again, the
+    tables of four and the pens go to the lowest counts.
     """
 
     def __init__(
@@ -141,6 +169,7 @@ class _Problem:
         players: list[int],
         meetings: Counter[tuple[int, int]],
         fours: Mapping[int, int],
+        written: Mapping[int, int],
         apart: set[tuple[int, int]],
         sizes: tuple[int, ...],
     ) -> None:
@@ -149,9 +178,20 @@ class _Problem:
         self.n = n
         self.sizes = sizes
         self.four = [size == 4 for size in sizes]
-        self.fours = [fours.get(p, 0) for p in players]
-        self.bound = sum(sorted(self.fours)[: 4 * sizes.count(4)])
-        repeat_weight = 8 * max(self.fours, default=0) + 1
+        tables = len(sizes)
+        seats_at_four = 4 * sizes.count(4)
+        # (4) the Schreibers: a table's cost by the level of whoever wrote least
+        self.level = _ranks([written.get(p, 0) for p in players])
+        self.pen: list[int] = [(tables + 1) ** level - 1 for level in range(max(self.level) + 1)]
+        pens_most = tables * self.pen[-1]
+        # (3) the tables of four, in units above everything (4) can add
+        four_levels = _ranks([fours.get(p, 0) for p in players])
+        self.fours: list[int] = [
+            ((seats_at_four + 1) ** level - 1) * (pens_most + 1) for level in four_levels
+        ]
+        fours_most = sum(sorted(self.fours)[n - seats_at_four :]) if seats_at_four else 0
+        # (2) and (1): pairs, in units above everything below can add
+        repeat_weight = fours_most + pens_most + 1
         cost = [[0] * n for _ in range(n)]
         total = 0
         for (a, b), times in meetings.items():
@@ -165,16 +205,15 @@ class _Problem:
             cost[i][j] += apart_weight
             cost[j][i] += apart_weight
         self.cost = cost
+        # the highest level at a table of four, and of a pen, in a seating at the bound
+        self.four_cut = sorted(self.fours)[seats_at_four - 1] if seats_at_four else 0
+        self.pen_cut = sorted(self.level)[tables - 1]
+        self.bound = sum(sorted(self.fours)[:seats_at_four]) + sum(
+            self.pen[level] for level in sorted(self.level)[:tables]
+        )
 
     def seating_cost(self, tables: list[list[int]]) -> int:
-        total = 0
-        for t, members in enumerate(tables):
-            for k, i in enumerate(members):
-                row = self.cost[i]
-                total += sum(row[j] for j in members[k + 1 :])
-                if self.four[t]:
-                    total += self.fours[i]
-        return total
+        return sum(self.table_cost(members) for members in tables)
 
     def greedy(self, rng: random.Random) -> list[list[int]]:
         """Each player in a random order to the table where they add the least cost."""
@@ -196,61 +235,113 @@ class _Problem:
             tables[best].append(i)
         return tables
 
-    def exact(self, rng: random.Random) -> list[list[int]]:
-        """The cheapest seating, by trying all (branch and bound); ties go to the first found."""
-        order = list(range(self.n))
+    def table_cost(self, members: Sequence[int]) -> int:
+        """One table's part of a seating's cost: its pairs, its fours (at four) and its pen."""
+        cost = self.cost
+        total = self.pen[min(self.level[i] for i in members)]
+        for k, i in enumerate(members):
+            row = cost[i]
+            total += sum(row[j] for j in members[k + 1 :])
+        if len(members) == 4:
+            total += sum(self.fours[i] for i in members)
+        return total
+
+    def exact(self, rng: random.Random) -> tuple[int, list[list[int]]]:
+        """The cheapest seating of all, and its cost: dynamic programming over who is left.
+
+        A seating's cost is the sum of its tables' costs, so the cheapest
+        seating of the players left is, over every table that the first of
+        them (in the lot's order) can sit at, that table's cost and the
+        cheapest seating of the rest; each set of players left is solved once.
+        The tables of four left are as many as the players left are above a
+        multiple of three.  14 players leave 3,072 such sets (102,334 tables
+        tried), 15 players 1,897 (34,521).  Of equal seatings the first found.
+        """
+        n = self.n
+        order = list(range(n))
         rng.shuffle(order)
-        sizes = self.sizes
-        tables: list[list[int]] = [[] for _ in sizes]
-        best: list[list[list[int]]] = []
-        best_cost = [-1]
-        bound = self.bound
+        bit = [1 << k for k in range(n)]
+        costs: dict[int, int] = {}
+        cheapest: dict[int, tuple[int, int]] = {0: (0, 0)}  # left -> (cost, first table)
 
-        def place(k: int, partial: int) -> bool:
-            if k == len(order):
-                best[:] = [[list(members) for members in tables]]
-                best_cost[0] = partial
-                return partial == bound
-            i = order[k]
-            row = self.cost[i]
-            opened: set[int] = set()
-            for t, members in enumerate(tables):
-                if len(members) == sizes[t]:
-                    continue
-                if not members:
-                    if sizes[t] in opened:
-                        continue  # an empty table like one already tried: the same seating
-                    opened.add(sizes[t])
-                added = sum(row[j] for j in members) + (self.fours[i] if self.four[t] else 0)
-                if best_cost[0] >= 0 and partial + added >= best_cost[0]:
-                    continue
-                members.append(i)
-                done = place(k + 1, partial + added)
-                members.pop()
-                if done:
-                    return True
-            return False
+        def solve(left: int) -> int:
+            known = cheapest.get(left)
+            if known is not None:
+                return known[0]
+            positions = [k for k in range(n) if left & bit[k]]
+            first, rest = positions[0], positions[1:]
+            fours = len(positions) % 3
+            sizes = ([4] if fours else []) + ([3] if len(positions) - 4 * fours >= 3 else [])
+            found, found_table = -1, 0
+            for size in sizes:
+                for others in itertools.combinations(rest, size - 1):
+                    table = bit[first]
+                    for k in others:
+                        table |= bit[k]
+                    here = costs.get(table)
+                    if here is None:
+                        here = costs[table] = self.table_cost(
+                            [order[first], *(order[k] for k in others)]
+                        )
+                    total = here + solve(left & ~table)
+                    if found < 0 or total < found:
+                        found, found_table = total, table
+            cheapest[left] = (found, found_table)
+            return found
 
-        place(0, 0)
-        return best[0]
+        total = solve((1 << n) - 1)
+        tables: list[list[int]] = []
+        left = (1 << n) - 1
+        while left:
+            table = cheapest[left][1]
+            tables.append([order[k] for k in range(n) if table & bit[k]])
+            left &= ~table
+        tables.sort(key=len, reverse=True)
+        return total, tables
 
     def search(self, tables: list[list[int]], rng: random.Random, budget: int) -> list[list[int]]:
-        """Tabu search over swaps of two players of different tables; the best seating seen."""
+        """Tabu search over swaps of two players of different tables; the best seating seen.
+
+        Each step tries to move the players who cost most: those who meet
+        someone again (or sit with someone to keep apart); when they are
+        fewer than :data:`CANDIDATES`, also those whose table of four or
+        three, or whose pen, goes to the wrong one (the fours and the pens
+        not to the lowest counts).
+        """
         n = self.n
         cost = self.cost
         four = self.four
         fours = self.fours
+        level = self.level
+        pen = self.pen
+        four_cut = self.four_cut
+        pen_cut = self.pen_cut
         table_of = [0] * n
         for t, members in enumerate(tables):
             for i in members:
                 table_of[i] = t
         pair = [0] * n  # each player's pair cost at their table
+        others_low = [0] * n  # the lowest writer level at their table without them
+        low = [0] * len(tables)  # the lowest writer level at each table
 
         def refresh(t: int) -> None:
             members = tables[t]
             for i in members:
                 row = cost[i]
                 pair[i] = sum(row[j] for j in members) - row[i]
+                others_low[i] = min(level[j] for j in members if j != i)
+            low[t] = min(level[j] for j in members)
+
+        def unfair(i: int) -> bool:
+            t = table_of[i]
+            if four[t]:
+                if fours[i] > four_cut:
+                    return True  # at a table of four while one with a lower count is not
+            elif fours[i] < four_cut:
+                return True  # not at a table of four while one with a higher count is
+            if low[t] > pen_cut:
+                return True  # at a table whose pen goes to a higher count than it could
+            return level[i] < pen_cut and others_low[i] <= level[i]  # a low count not writing
 
         for t in range(len(tables)):
             refresh(t)
@@ -261,26 +352,37 @@ class _Problem:
         step = 0
         while budget > 0 and best_cost > self.bound:
             step += 1
-            candidates = [i for i in range(n) if pair[i] or (four[table_of[i]] and fours[i])]
+            candidates = [i for i in range(n) if pair[i]]
             if len(candidates) > CANDIDATES:
                 candidates = rng.sample(candidates, CANDIDATES)
+            elif len(candidates) < CANDIDATES:
+                others = [i for i in range(n) if not pair[i] and unfair(i)]
+                if len(others) > CANDIDATES - len(candidates):
+                    others = rng.sample(others, CANDIDATES - len(candidates))
+                candidates += others
             move_delta = 0
             moves: list[tuple[int, int]] = []
             for i in candidates:
                 a = table_of[i]
                 row_i = cost[i]
                 others_a = [j for j in tables[a] if j != i]
+                low_i = level[i]
+                low_a = others_low[i]
                 for b, members in enumerate(tables):
                     if b == a:
                         continue
                     budget -= len(members) + 1
-                    base = sum(row_i[j] for j in members) - pair[i]
+                    base = sum(row_i[j] for j in members) - pair[i] - pen[low[a]] - pen[low[b]]
                     four_change = four[a] != four[b]
                     for j in members:
                         row_j = cost[j]
                         delta = base - row_i[j] + sum(row_j[x] for x in others_a) - pair[j]
                         if four_change:
                             delta += fours[j] - fours[i] if four[a] else fours[i] - fours[j]
+                        low_j = level[j]
+                        low_b = others_low[j]
+                        delta += pen[low_a if low_a < low_j else low_j]
+                        delta += pen[low_b if low_b < low_i else low_i]
                         if (
                             tabu[i][b] > step or tabu[j][a] > step
                         ) and current + delta >= best_cost:
@@ -308,17 +410,23 @@ class _Problem:
         return best
 
     def solve(self, rng: random.Random) -> list[list[int]]:
-        if self.n <= EXACT_DRAW_PLAYERS:
-            return self.exact(rng)
+        """The search from fresh starts; in a small field then the best of all if it is better."""
+        small = self.n <= EXACT_DRAW_PLAYERS
+        attempts = 1 if small else SEARCH_ATTEMPTS
+        budget = (EXACT_SEARCH_BUDGET if small else SEARCH_BUDGET) // attempts
         best: list[list[int]] = []
         best_cost = -1
-        for _ in range(SEARCH_ATTEMPTS):
-            tables = self.search(self.greedy(rng), rng, SEARCH_BUDGET // SEARCH_ATTEMPTS)
+        for _ in range(attempts):
+            tables = self.search(self.greedy(rng), rng, budget)
             found = self.seating_cost(tables)
             if best_cost < 0 or found < best_cost:
                 best, best_cost = tables, found
             if best_cost == self.bound:
-                break
+                return best
+        if small:
+            found, tables = self.exact(rng)
+            if found < best_cost:
+                return tables
         return best
 
 
@@ -332,25 +440,45 @@ def draw(
     """Seats ``players`` at tables of :func:`table_sizes` for the next round.
 
     ``met`` holds the earlier rounds, each a sequence of tables in seat order
-    (players no longer in ``players`` are passed over).  The priorities, in
-    order: (1) no ``apart`` pair at one table; (2) the fewest pairs that have
-    already shared a table, each earlier meeting counted; (3) nobody at a
-    table of four again while another player has not sat at one; (4) seat 1
-    (the Schreiber, who deals first) goes to the player at the table who has
-    written least often, ties by lot.
+    (players no longer in ``players`` are passed over).  Of all seatings it
+    takes the best by these priorities, each one deciding only between
+    seatings that the ones before it find equal:
 
-    The same arguments give the same tables: the lot comes from ``seed``.  Up
-    to :data:`EXACT_DRAW_PLAYERS` players every seating is tried; above, a
+    1. no ``apart`` pair at one table;
+    2. the fewest pairs that have already shared a table, each earlier
+       meeting counted;
+    3. the tables of four: the most times anyone will have sat at a table of
+       four after this round is as low as it can be, then as few players as
+       can be have that many, then the same one count lower, and so on; so
+       nobody sits at a table of four again while another has not sat at
+       one, unless a pair of (1) or (2) stands in the way;
+    4. the Schreiber's seat: seat 1 (who writes and deals first) goes to
+       whoever at the table has written least, so nobody at a table writes
+       again while another at it has not; and between seatings (3) finds
+       equal, counted as in (3) over everyone who has written: the most
+       times anyone will have written is as low as it can be, then the
+       fewest have written that often, and so on.  So the tables mix those
+       who have written least with the others, and nobody writes a second
+       time while another player has not written yet, unless (1) to (3)
+       stand in the way.
+
+    The counts come from ``met``: a table of four or more, and seat 1 of
+    every table.  What is left equal is decided by lot.
+
+    The same arguments give the same tables: the lot comes from ``seed``.  A
     greedy seating is improved by a tabu search that swaps two players of
-    different tables, for a fixed number of steps (no clock), from a few fresh
-    starts, until no pair meets again.
+    different tables, for a fixed number of steps (no clock), from a few
+    fresh starts, until no seating can be better (nobody meets again, the
+    tables of four and the pens go to the lowest counts).  Up to
+    :data:`EXACT_DRAW_PLAYERS` players the best of all seatings is then
+    found as well and taken where it is better than the search's.
 
     >>> first = draw(range(1, 10), seed="Runde 1")
     >>> first
     ((2, 6, 8), (7, 4, 9), (5, 3, 1))
     >>> second = draw(range(1, 10), [first], seed="Runde 2")
     >>> second
-    ((9, 8, 1), (5, 7, 2), (6, 3, 4))
+    ((1, 9, 2), (8, 5, 7), (3, 6, 4))
     >>> repeats(second, [first])
     0
     >>> [len(table) for table in draw(range(1, 11), seed="x")]
@@ -383,7 +511,7 @@ def draw(
         a, b = (_start_number(p, "the players to keep apart") for p in entry)
         if a != b and a in present and b in present:
             apart_pairs.add((min(a, b), max(a, b)))
-    problem = _Problem(numbers, meetings, fours, apart_pairs, sizes)
+    problem = _Problem(numbers, meetings, fours, written, apart_pairs, sizes)
     seating = problem.solve(rng)
     tables = [[numbers[i] for i in members] for members in seating]
     # tables of four first, as table_sizes gives them; within a size in the lot's order
