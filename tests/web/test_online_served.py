@@ -23,11 +23,11 @@ from flask import Flask
 from sqlalchemy import create_engine, select
 
 from scorer.extensions import db
+from scorer.models import utcnow
 from scorer.online_models import OnlinePage
 from scorer.services.online.document import DocumentError, content_digest, document, loads
 from scorer.services.online.hall import Pusher, links
 from scorer.services.tournaments import money, public_state, setup
-from scorer.models import utcnow
 from tests.builders import make_app
 from tests.online_builders import make_hall
 from tests.served import Phone, Server
