@@ -10,13 +10,13 @@ computes a number of the game: the values come from :mod:`scorer.rules`.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from flask import Flask, current_app, request
-from flask_babel import format_currency, format_decimal, get_locale, gettext
+from flask_babel import format_currency, format_date, format_decimal, get_locale, gettext
 from flask_babel import lazy_gettext as _l
 
 from .rules import SPECIAL_GAMES, Bonus, RulesError
@@ -199,9 +199,18 @@ def local_time(moment: datetime | None, pattern: str = "%H:%M") -> str:
     return moment.replace(tzinfo=UTC).astimezone(zone).strftime(pattern)
 
 
+def day(iso: str, style: str = "medium") -> str:
+    """A day ("2026-11-27") as the language writes it ("27.11.2026"); anything else as it is."""
+    try:
+        return str(format_date(date.fromisoformat(iso), style)) if iso else ""
+    except ValueError:
+        return iso
+
+
 def init_app(app: Flask) -> None:
     """The words as template filters and globals (and the language they are in)."""
     app.jinja_env.filters["clock"] = local_time
+    app.jinja_env.filters["day"] = day
     app.jinja_env.filters["signed"] = signed
     app.jinja_env.filters["money"] = money
     app.jinja_env.filters["bonus"] = bonus_label
