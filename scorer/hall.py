@@ -29,8 +29,6 @@ from typing import Any
 
 from .network import lan_address
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 def secret_key(instance: Path) -> str:
     """The key kept in ``instance/secret_key``, made on the first start."""
@@ -46,31 +44,35 @@ def secret_key(instance: Path) -> str:
     return key
 
 
-def main() -> None:
-    """Migrate, then serve the app to the hall's network."""
+def instance_folder() -> Path:
+    """Where the app keeps its database and key (Flask's instance folder of ``scorer``):
+    ``instance/`` in a checkout, beside the installed package otherwise."""
+    from flask import Flask
+
+    return Path(Flask("scorer").instance_path)
+
+
+def serve(bind: str, *, workers: int = 2, pusher: bool = False) -> None:
+    """Migrate, then serve with gunicorn on ``bind`` (gthread: ``workers`` × 4 threads).
+
+    ``pusher``: the tournament online's pusher beside it, a process of its own (it ends
+    when this one does).
+    """
     from gunicorn.app.base import BaseApplication
 
     from . import create_app
 
-    port = int(os.environ.get("PORT", "5000"))
-    instance = ROOT / "instance"
-    os.environ.setdefault("SECRET_KEY", secret_key(instance))
-    address = lan_address()
-    if address and not os.environ.get("PUBLIC_URL"):
-        os.environ["PUBLIC_URL"] = f"http://{address}:{port}"
     app = create_app()
     with app.app_context():
         from flask_migrate import upgrade
 
         upgrade()
-    public = os.environ.get("PUBLIC_URL") or f"http://127.0.0.1:{port}"
-    print(f"scorer: open {public} (on this laptop also http://127.0.0.1:{port})", flush=True)
 
-    class Hall(BaseApplication):
+    class Server(BaseApplication):
         def load_config(self) -> None:
             settings: dict[str, Any] = {
-                "bind": f"0.0.0.0:{port}",
-                "workers": int(os.environ.get("WORKERS", "2")),
+                "bind": bind,
+                "workers": workers,
                 "threads": 4,
                 "worker_class": "gthread",
                 "timeout": 60,
@@ -83,13 +85,25 @@ def main() -> None:
 
             return fresh()
 
-    # the pusher: a process of its own (it ends when this one does)
-    pusher = subprocess.Popen([sys.executable, "-m", "scorer.online_push"], cwd=ROOT)
+    started = subprocess.Popen([sys.executable, "-m", "scorer.online_push"]) if pusher else None
     try:
         sys.argv = sys.argv[:1]
-        Hall().run()
+        Server().run()
     finally:
-        pusher.terminate()
+        if started is not None:
+            started.terminate()
+
+
+def main() -> None:
+    """The hall: a kept key, the laptop's address in the links, served to the hall's network."""
+    port = int(os.environ.get("PORT", "5000"))
+    os.environ.setdefault("SECRET_KEY", secret_key(instance_folder()))
+    address = lan_address()
+    if address and not os.environ.get("PUBLIC_URL"):
+        os.environ["PUBLIC_URL"] = f"http://{address}:{port}"
+    public = os.environ.get("PUBLIC_URL") or f"http://127.0.0.1:{port}"
+    print(f"scorer: open {public} (on this laptop also http://127.0.0.1:{port})", flush=True)
+    serve(f"0.0.0.0:{port}", workers=int(os.environ.get("WORKERS", "2")), pusher=True)
 
 
 if __name__ == "__main__":

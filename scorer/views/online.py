@@ -34,6 +34,7 @@ from .polls import qr_svg, read_only
 from .public_pages import PublicSite
 
 bp = Blueprint("online", __name__, cli_group="online")
+bp.cli.help = "The tournament online: push to the hosted copies (the hall does it by itself)."
 
 
 def _context(now: Source) -> dict[str, Any]:

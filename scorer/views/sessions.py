@@ -46,6 +46,7 @@ from .matches import RECENT_KEY, remember
 from .sheets import download, file_name
 
 bp = Blueprint("sessions", __name__, cli_group="backup")
+bp.cli.help = "Export and import the backups of the sessions (all of them, or by token)."
 
 
 class StakeForm(AppForm):

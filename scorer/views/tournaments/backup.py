@@ -42,6 +42,7 @@ from ..sheets import download, file_name
 from .organiser import FRESH_KEY, remember
 
 bp = Blueprint("t_backup", __name__, cli_group="tournament")
+bp.cli.help = "Export and restore a tournament's or a series' backup file."
 
 PAGE = "tournaments/backup/restore.html"
 
