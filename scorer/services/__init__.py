@@ -28,7 +28,7 @@ one of the errors below, worded for the user by the web layer.
     in a match, the stored end, the history's snapshots and party lines.
 ``hands``
     HandInput, Settled, settle_input, preview, save_hand, delete_hand,
-    restore_hand, input_of.
+    restore_hand, correctable, input_of.
 ``two_player``
     The hand in play of a two-player match: open_hand, set_trump, write_meld,
     remove_meld, finish_open_hand, open_hand_melds, live_totals, live_sheet.
@@ -64,6 +64,7 @@ from .errors import (
 from .hands import (
     HandInput,
     Settled,
+    correctable,
     delete_hand,
     input_of,
     preview,
@@ -131,6 +132,7 @@ __all__ = [
     "Stats",
     "bid_ceiling",
     "clean_name",
+    "correctable",
     "default_parties",
     "delete_hand",
     "device_sessions",
