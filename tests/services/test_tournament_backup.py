@@ -485,6 +485,7 @@ def marked() -> int:
 def small_parts(monkeypatch: pytest.MonkeyPatch) -> None:
     """Parts of 20 rows: the restore of ``evening_mid_round`` takes six, then its last step."""
     monkeypatch.setattr(restoring, "PART_ROWS", 20)
+    monkeypatch.setattr(restoring, "PAUSE", 0)
 
 
 @pytest.mark.usefixtures("small_parts")

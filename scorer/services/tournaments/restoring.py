@@ -28,6 +28,7 @@ a restore that is alive renews its mark with every part.
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -64,6 +65,11 @@ from .backup_reader import Link, Loader
 PART_ROWS = 1500
 """Rows of one transaction: about 0.05 s of SQLite's write lock on the hall's laptop
 (bench/RESULTS.md, "A restore under load")."""
+PAUSE = 0.1
+"""Seconds between two parts on SQLite.  A writer that finds the lock taken asks again
+and again, at first every few milliseconds, after a quarter second every 0.1 s
+(SQLite's busy handler): without a pause it may miss the moment between one part's
+commit and the next part's first write, part after part."""
 STALE = timedelta(minutes=10)
 """A mark this old is a restore's that died: a live one renews it with every part."""
 FINISH_TRIES = 3
@@ -123,10 +129,22 @@ class _Parts:
             self.commit()
 
     def commit(self) -> None:
-        """Commit this part."""
+        """Commit this part, then let the hall's writers in (SQLite)."""
         db.session.commit()
         self.committed = (list(self.tournament_ids), list(self.series_ids))
         self.rows = 0
+        _between_parts()
+
+
+def _between_parts() -> None:
+    """On SQLite: copy this part's pages from the WAL into the database file now (else the
+    commit of a table's save that finds the WAL over 1,000 pages does it, and its phone
+    waits for it), then pause for :data:`PAUSE`, so that a save waiting for the write lock
+    gets it before the next part."""
+    if db.session.get_bind().dialect.name != "sqlite":
+        return  # PostgreSQL locks the rows written, not the database
+    db.session.connection().exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+    time.sleep(PAUSE)
 
 
 def _mark(tournament_ids: list[int], series_ids: list[int], value: datetime | None) -> None:
