@@ -283,7 +283,9 @@ def restore(raw: bytes | str) -> Restored:
     Raises :class:`BackupError` with a message in the user's language (where
     in the file, and what is wrong) before anything is written;
     :class:`~scorer.services.errors.ConflictError` only if concurrent restores
-    keep taking the file's links, which no pair of uploads can cause.
+    keep taking the file's links, which no pair of uploads can cause, or if
+    this one stood still so long that another took its parts for a dead
+    restore's (:data:`~scorer.services.tournaments.restoring.STALE`).
     """
     data = parse(raw, (*FORMATS, MATCH_FORMAT))
     if data.get("format") == MATCH_FORMAT:
@@ -300,12 +302,15 @@ def restore(raw: bytes | str) -> Restored:
     # built and checked outside the database session: nothing is written until all is
     loader = Loader()
     series, tournament = None, None
-    if kind == "series":
-        series = loader.series(body)
-        evenings = list(series.tournaments)
-    else:
-        tournament = loader.tournament(body, _("tournament"))
-        evenings = [tournament]
+    try:
+        if kind == "series":
+            series = loader.series(body)
+            evenings = list(series.tournaments)
+        else:
+            tournament = loader.tournament(body, _("tournament"))
+            evenings = [tournament]
+    finally:
+        db.session.rollback()  # the reads' transaction (PostgreSQL) ends before the writes
     copy = restoring.write(loader, series, evenings)
     if series is not None:
         return Restored(tournament=None, series=db.session.get(Series, series.id), copy=copy)
