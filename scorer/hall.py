@@ -3,7 +3,8 @@
 The organiser's laptop runs the app for every phone on its own Wi-Fi
 (TOURNAMENT.md section 2, "Where it runs on the night"):
 
-1. the SQLite database in ``instance/`` is migrated to the newest schema;
+1. the SQLite database in ``instance/`` is migrated to the newest schema, and what a
+   restore left half-written when the laptop died is removed;
 2. a secret key is kept in ``instance/secret_key`` (made once, readable by the
    owner only), so both worker processes sign the same forms and a restart
    in the middle of a round loses no form a phone is showing;
@@ -66,7 +67,10 @@ def serve(bind: str, *, workers: int = 2, pusher: bool = False) -> None:
     with app.app_context():
         from flask_migrate import upgrade
 
+        from .services.tournaments.restoring import discard_stale
+
         upgrade()
+        discard_stale()  # what a restore left when the laptop died in the middle of it
 
     class Server(BaseApplication):
         def load_config(self) -> None:

@@ -46,6 +46,9 @@ class Series(db.Model):  # type: ignore[name-defined]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     version: Mapped[int] = mapped_column(default=1)
+    # a restore writing it in parts (services.tournaments.restoring): the moment of its last
+    # part; None once complete (its links are stand-ins until then, so nobody finds it)
+    restoring: Mapped[datetime | None] = mapped_column(default=None)
 
     tournaments: Mapped[list[Tournament]] = relationship(
         back_populates="series", order_by="Tournament.id"
@@ -110,6 +113,9 @@ class Tournament(db.Model):  # type: ignore[name-defined]
     series_id: Mapped[int | None] = mapped_column(
         ForeignKey("tournament_series.id"), index=True, default=None
     )
+    # a restore writing it in parts (services.tournaments.restoring): the moment of its last
+    # part; None once complete (its links are stand-ins until then, so nobody finds it)
+    restoring: Mapped[datetime | None] = mapped_column(default=None)
 
     series: Mapped[Series | None] = relationship(back_populates="tournaments")
     entrants: Mapped[list[Entrant]] = relationship(
@@ -226,6 +232,8 @@ class RetiredLink(db.Model):  # type: ignore[name-defined]
     match_id: Mapped[int] = mapped_column(ForeignKey("match.id"), index=True)
     link_number: Mapped[int] = mapped_column(default=1)
     retired_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    match: Mapped[Match] = relationship()
 
     reason = "replaced"
     """Why the link writes nothing (the page that says so words it)."""

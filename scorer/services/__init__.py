@@ -39,6 +39,9 @@ one of the errors below, worded for the user by the web layer.
 ``backup``
     export_all, and import_backup: a file checked against the rules and
     imported all or nothing.
+``bulk``
+    insert: the checked rows of an import (built outside the session) written
+    with one Core statement per table, parents first, their ids read back.
 ``bids``
     bid_ceiling, highest_bid: a bid above what the table has seen is asked about.
 ``stats``
