@@ -110,6 +110,26 @@ def rules_message(error: RulesError) -> str:
         return str(error)
 
 
+def said(value: object) -> str:
+    """What a service said (``services.errors.Said``: a template and its values) in the
+    user's language; anything else as it is."""
+    template = getattr(value, "template", None)
+    params = getattr(value, "params", None)
+    if not isinstance(template, str) or not isinstance(params, dict):
+        return str(value)
+    if not params:
+        return str(gettext(template))
+    return str(gettext(template, **{key: said(v) for key, v in params.items()}))
+
+
+def backup_reason(error: Any) -> str:
+    """Why a backup file was refused (``services.BackupError``), in the user's language."""
+    if error.cause is None:
+        return said(error.said)
+    reason = rules_message(error.cause)
+    return f"{said(error.where)}: {reason}" if error.where else reason
+
+
 def suit_name(letter: str | None) -> str:
     """The suit's German name (the same in both languages, as on the cards)."""
     name = SUITS.get(letter or "")

@@ -38,7 +38,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
@@ -73,7 +72,8 @@ from .backup_format import (
     parse,
     text_ok,
 )
-from .errors import BackupError, ConflictError
+from .errors import BackupError, ConflictError, Said
+from .errors import Said as _
 from .hands import HandInput, settle_input, settle_mid_hand, write_hand
 from .starting import MAX_NAME, MAX_TITLE, clean_name, remember_players
 from .two_player import open_hand_melds
@@ -219,7 +219,7 @@ def _load_session(item: Any, number: int, tokens: Tokens) -> GameSession:
     return row
 
 
-def load_match(item: Any, where: str, index: int, tokens: Tokens) -> Match:
+def load_match(item: Any, where: Said | str, index: int, tokens: Tokens) -> Match:
     """One match of a file, checked against the rules, with its hands (not added to a session).
 
     Built outside the database session; the caller gives it its session and then
@@ -292,7 +292,7 @@ def load_match(item: Any, where: str, index: int, tokens: Tokens) -> Match:
     return match
 
 
-def _load_hand(match: Match, ruleset: Ruleset, item: Any, where: str, number: int) -> Hand:
+def _load_hand(match: Match, ruleset: Ruleset, item: Any, where: Said | str, number: int) -> Hand:
     r = Reader(item, _("%(where)s, hand %(number)s", where=where, number=number))
     parties = ruleset.parties
     outcome = r.get_str("outcome", 20, choices=OUTCOMES)
@@ -394,7 +394,7 @@ def _load_hand(match: Match, ruleset: Ruleset, item: Any, where: str, number: in
     return hand
 
 
-def _load_event(item: Any, where: str, parties: int) -> HandEvent:
+def _load_event(item: Any, where: Said | str, parties: int) -> HandEvent:
     r = Reader(item, _("%(where)s, history", where=where))
     raw = r.data.get("snapshot")
     snap = Reader(raw, r.where)

@@ -24,10 +24,9 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from flask_babel import gettext as _
-
 from ..models import GameSession, Hand, Match
-from .errors import BackupError
+from .errors import BackupError, Said
+from .errors import Said as _
 from .starting import storable
 from .writes import MAX_MATCH_HANDS, hand_entered, party_lines
 
@@ -125,10 +124,85 @@ def _hand(hand: Hand) -> dict[str, Any]:
 # -- checking values ------------------------------------------------------------
 
 
+# what a key of the file is called where a message names it (as the pages call it)
+FIELDS: dict[str, Said] = {
+    "name": _("name"),
+    "club": _("club or town"),
+    "household": _("household"),
+    "title": _("title"),
+    "number": _("start number"),
+    "entry_fee_cents": _("entry fee"),
+    "fee_schedule": _("lost-game money"),
+    "held_on": _("date"),
+    "rounds": _("rounds"),
+    "rounds_planned": _("rounds"),
+    "tie_break": _("tie-break"),
+    "public_url": _("address of the links"),
+    "paid_cents": _("paid"),
+    "prize_shares": _("prize shares"),
+    "prize_items": _("prizes"),
+    "prize_mode": _("kind of prizes"),
+    "keep_value": _("what the organiser keeps"),
+    "stake_cents": _("stake"),
+    "bid": _("bid"),
+    "trump": _("trump"),
+    "declarer": _("declarer"),
+    "melds": _("melds"),
+    "tricks": _("trick points"),
+    "points": _("points"),
+    "ruleset": _("rules"),
+    "seed": _("seed of the draw"),
+    "paper": _("paper slip"),
+}
+
+# a list of the file by the word for one of its items ("player 11", "round 2")
+ITEMS: dict[str, Said] = {
+    "sessions": _("session %(number)s"),
+    "matches": _("match %(number)s"),
+    "seats": _("seat %(number)s"),
+    "hands": _("hand %(number)s"),
+    "parties": _("party %(number)s"),
+    "events": _("history %(number)s"),
+    "meld_log": _("meld %(number)s"),
+    "entrants": _("player %(number)s"),
+    "players": _("player %(number)s"),
+    "rounds": _("round %(number)s"),
+    "tables": _("table %(number)s"),
+    "evenings": _("evening %(number)s"),
+}
+
+
+def field_word(key: str) -> Said | str:
+    """A key of the file as the pages call it (the key itself when they do not)."""
+    return FIELDS.get(key, key)
+
+
+def place(path: tuple[str | int, ...]) -> Said | str:
+    """A place in the file as people read it: ``tournament.entrants.10.name`` is
+    "tournament, player 11, name"."""
+    words: list[Said | str] = []
+    at = 0
+    while at < len(path):
+        key = path[at]
+        following = path[at + 1] if at + 1 < len(path) else None
+        if isinstance(key, str) and key in ITEMS and isinstance(following, int):
+            words.append(Said(ITEMS[key].template, number=following + 1))
+            at += 2
+            continue
+        words.append(field_word(key) if isinstance(key, str) else str(key + 1))
+        at += 1
+    if not words:
+        return "-"
+    said: Said | str = words[0]
+    for word in words[1:]:
+        said = Said("%(where)s, %(part)s", where=said, part=word)
+    return said
+
+
 class Reader:
     """Typed access to one JSON object, with the place it came from for messages."""
 
-    def __init__(self, data: Any, where: str) -> None:
+    def __init__(self, data: Any, where: Said | str) -> None:
         if not isinstance(data, dict):
             raise BackupError(_("%(where)s: expected an object", where=where))
         self.data = data
@@ -136,7 +210,7 @@ class Reader:
 
     def fail(self, key: str) -> BackupError:
         return BackupError(
-            _("%(where)s: '%(key)s' is missing or invalid", where=self.where, key=key)
+            _("%(where)s: %(field)s is missing or invalid", where=self.where, field=field_word(key))
         )
 
     def get_int(self, key: str, low: int, high: int, *, optional: bool = False) -> Any:
@@ -230,7 +304,7 @@ def _no_constant(name: str) -> Any:
     )
 
 
-def _too_deep() -> str:
+def _too_deep() -> Said:
     return _(
         "This file is nested more than %(depth)s levels deep; a backup needs about a dozen.",
         depth=MAX_DEPTH,
@@ -252,7 +326,7 @@ def _check_values(data: Any) -> None:
                     _(
                         "%(field)s: control characters, NUL and broken Unicode are not "
                         "allowed in a text",
-                        field=".".join(str(p) for p in path) or "-",
+                        field=place(path),
                     )
                 )
         elif isinstance(value, dict | list):

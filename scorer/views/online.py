@@ -47,7 +47,11 @@ def _context(now: Source) -> dict[str, Any]:
     }
 
 
-SITE = PublicSite("online", hosted.received, _context)
+def _found(token: str) -> hosted.Received | None:
+    return hosted.received(token, keep=float(current_app.config.get("TOURNAMENT_POLL_KEEP", 0.5)))
+
+
+SITE = PublicSite("online", _found, _context)
 """The hosted copy's public pages, read from the last state a hall pushed."""
 
 
@@ -217,7 +221,7 @@ def find(view_token: str) -> WerkzeugResponse:
 
 
 def _received(view_token: str) -> hosted.Received:
-    now = hosted.received(view_token)
+    now = _found(view_token)
     if now is None:
         abort(404)
     return now
@@ -260,6 +264,6 @@ def qr(view_token: str) -> Response:
 def push_command() -> None:
     """Send the tournaments put online to their hosted copies, every 2 s, until stopped
     (``python -m scorer.hall`` starts this by itself)."""
-    from ..online_push import run
+    from ..services.online.pusher import run
 
     run(current_app._get_current_object())  # type: ignore[attr-defined]

@@ -19,7 +19,7 @@ from flask import Response, abort, current_app, request, url_for
 from flask_babel import get_locale
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from ..services.tournaments import public_pages
+from ..services.tournaments import public_pages, published
 from ..services.tournaments import seating as seats
 from ..services.tournaments.public_pages import Source
 from ..web import go_to, render
@@ -53,6 +53,16 @@ def _fragment(template: str) -> str:
 def _printable(typed: str) -> str:
     """What was typed, as the form shows it again (no control characters, not too long)."""
     return "".join(c for c in typed if c.isprintable())[:20]
+
+
+def hall_shown(view_token: str) -> published.Shown | None:
+    """What the hall's public link shows now, as fresh as the app's settings say."""
+    config = current_app.config
+    return published.shown(
+        view_token,
+        keep=float(config.get("TOURNAMENT_POLL_KEEP", published.POLL_KEEP)),
+        fresh=float(config.get("TOURNAMENT_FRESH", published.FRESH)),
+    )
 
 
 @dataclass(frozen=True)

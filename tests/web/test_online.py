@@ -143,13 +143,15 @@ def test_a_forged_push_is_refused_and_shows_nothing(pair: Pair) -> None:
     push(pair)
     url, body, headers = pair.wire.sent[-1]
     client = pair.hosted.test_client()
-    before = client.get(f"/o/{public}").get_data(as_text=True)
+    before = rows(client.get(f"/o/{public}").get_data(as_text=True))
     forged = dict(headers, **{"X-Scorer-Seq": str(int(headers["X-Scorer-Seq"]) + 1)})
     answer = client.post(url.split("localhost")[-1], data=body, headers=forged)
     assert answer.status_code == 403
     wrong_key = dict(headers, **{"X-Scorer-Signature": signature("ab" * 32, "push", 1, 1, 1, "x")})
     assert client.post(url.split("localhost")[-1], data=body, headers=wrong_key).status_code == 403
-    assert client.get(f"/o/{public}").get_data(as_text=True) == before
+    assert rows(client.get(f"/o/{public}").get_data(as_text=True)) == before
+    with pair.hosted.app_context():
+        assert db.session.get_one(OnlinePage, 1).seq == 1
 
 
 def test_a_push_sent_twice_is_taken_once_and_an_older_one_is_refused(pair: Pair) -> None:

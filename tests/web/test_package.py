@@ -10,6 +10,7 @@ commands.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -24,8 +25,17 @@ ROOT = Path(__file__).resolve().parents[2]
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The wheel of this checkout, installed into a folder of its own."""
     folder = tmp_path_factory.mktemp("wheel")
+    # built from a copy: a build writes into its source folder, and tests run side by side
+    source = folder / "source"
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "instance", "test-artifacts", "build", "*.egg-info", "__pycache__"
+        ),
+    )
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(folder), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(folder), str(source)],
         check=True,
         capture_output=True,
     )

@@ -25,7 +25,6 @@ from datetime import datetime
 from typing import Any
 
 from cachetools import LRUCache
-from flask import current_app
 from sqlalchemy import select, update
 
 from ...extensions import db
@@ -220,11 +219,15 @@ _HEAD = select(
 )
 
 
-def received(token: str) -> Received | None:
+_MEMORIES: dict[str, _Memory] = {}
+_MEMORIES_LOCK = threading.Lock()
+
+
+def received(token: str, *, keep: float = 0.5) -> Received | None:
     """The last state pushed to the page of public link ``token`` (None: no page, taken
-    down, or nothing received yet)."""
-    memory: _Memory = current_app.extensions.setdefault("scorer.online", _Memory())
-    keep = float(current_app.config.get("TOURNAMENT_POLL_KEEP", 0.5))
+    down, or nothing received yet), read at most every ``keep`` seconds per process."""
+    with _MEMORIES_LOCK:
+        memory = _MEMORIES.setdefault(str(db.engine.url), _Memory())
     return memory.recent.get(token, keep, lambda: _read(memory, token))
 
 

@@ -55,7 +55,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from flask_babel import gettext as _
 from sqlalchemy import select
 
 from ...extensions import db
@@ -63,6 +62,7 @@ from ...tournament_models import RetiredLink, Series, Tournament
 from ..backup_format import FORMAT as MATCH_FORMAT
 from ..backup_format import VERSION, export_match, parse
 from ..errors import BackupError
+from ..errors import Said as _
 from . import restoring
 from .backup_reader import MAX_EVENINGS, MAX_FILE_HANDS, TOURNAMENT_FORMAT, Loader
 

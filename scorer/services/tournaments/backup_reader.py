@@ -32,8 +32,6 @@ import re
 from itertools import count
 from typing import Any, NamedTuple
 
-from flask_babel import gettext as _
-
 from ...models import GameSession, Match, new_token
 from ...rules import RulesError, Ruleset
 from ...rules.tournament import series_evenings
@@ -49,7 +47,8 @@ from ...tournament_models import (
 )
 from ..backup import Tokens, finish_match, load_match
 from ..backup_format import MAX_HANDS, MAX_LOG, TOKEN_RE, Reader
-from ..errors import BackupError
+from ..errors import BackupError, Said
+from ..errors import Said as _
 from ..starting import storable
 from .board import MAX_SLIP_POINTS, check_slip
 from .entrants import MAX_CLUB, MAX_ENTRANTS, MAX_NUMBER, clean_entry
@@ -164,7 +163,7 @@ class Loader:
 
     # -- a tournament --------------------------------------------------------------------
 
-    def tournament(self, body: Any, where: str, series: Series | None = None) -> Tournament:
+    def tournament(self, body: Any, where: Said | str, series: Series | None = None) -> Tournament:
         """One tournament with its players, rounds and tables (``series``: the evening's)."""
         r = Reader(body, where)
         raw_rules = r.data.get("ruleset")
@@ -332,7 +331,7 @@ class Loader:
         tournament: Tournament,
         row: Round,
         item: Any,
-        where: str,
+        where: Said | str,
         number: int,
         by_number: dict[int, Entrant],
         seated: set[int],

@@ -23,7 +23,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from cachetools import LRUCache
-from flask import current_app
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -100,30 +99,33 @@ class _Memory:
         self.published: LRUCache[int, Published] = LRUCache(maxsize=KEPT)
 
 
+_MEMORIES: dict[str, _Memory] = {}
+_MEMORIES_LOCK = threading.Lock()
+
+
 def _memory() -> _Memory:
-    memory: _Memory = current_app.extensions.setdefault(EXTENSION, _Memory())
-    return memory
+    """This process's memory of the database the app uses (the tests use several)."""
+    key = str(db.engine.url)
+    with _MEMORIES_LOCK:
+        return _MEMORIES.setdefault(key, _Memory())
 
 
-def _setting(name: str, default: float) -> float:
-    return float(current_app.config.get(name, default))
-
-
-def shown(view_token: str) -> Shown | None:
+def shown(view_token: str, *, keep: float = POLL_KEEP, fresh: float = FRESH) -> Shown | None:
     """What the public link ``view_token`` shows now (None: no such tournament).
 
-    Read at most every :data:`POLL_KEEP` seconds per link and process.
+    Read at most every ``keep`` seconds per link and process (the app's
+    ``TOURNAMENT_POLL_KEEP``); a build is shown for up to ``fresh`` seconds before
+    a newer one is built (``TOURNAMENT_FRESH``).
     """
-    keep = _setting("TOURNAMENT_POLL_KEEP", POLL_KEEP)
 
     def read() -> Shown | None:
         state = poll_state(view_token)
-        return None if state is None else Shown(state, _published(state))
+        return None if state is None else Shown(state, _published(state, fresh))
 
     return _memory().recent.get(view_token, keep, read)
 
 
-def _published(state: PollState) -> Published:
+def _published(state: PollState, fresh_seconds: float) -> Published:
     memory = _memory()
     with memory.lock:
         mine = memory.published.get(state.tournament_id)
@@ -132,7 +134,7 @@ def _published(state: PollState) -> Published:
     found = _stored(state.tournament_id, mine)
     if found is not None and found.tag == state.tag:
         return _remember(found)
-    fresh = timedelta(seconds=_setting("TOURNAMENT_FRESH", FRESH))
+    fresh = timedelta(seconds=fresh_seconds)
     if found is not None and utcnow() - found.built_at < fresh:
         return _remember(found)  # built a moment ago: the next poll builds the newer state
     made = _build(state, found)

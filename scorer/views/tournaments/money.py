@@ -27,6 +27,7 @@ from ...web import go_to, is_htmx, render
 from ...words import fund_note, percent, rules_message
 from ...words import money as euros
 from ..polls import conditional
+from ..public_pages import hall_shown
 from .links import external_url
 
 bp = Blueprint("t_money", __name__)
@@ -199,7 +200,7 @@ def public_prizes(view_token: str) -> WerkzeugResponse:
     Built once per state of the tournament (the public pages' poll tag); a
     reload of an unchanged list is a 304.
     """
-    now = published.shown(view_token)
+    now = hall_shown(view_token)
     if now is None:
         abort(404)
     state = now.state

@@ -19,18 +19,18 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from ...house_rules import rules_page
 from ...rules import RulesError, points_step
 from ...rules.tournament import lost_game_fee
-from ...services.tournaments import published, setup
+from ...services.tournaments import setup
 from ...services.tournaments.public_pages import Source
 from ...web import render
 from ..polls import qr_svg, read_only
-from ..public_pages import PublicSite
+from ..public_pages import PublicSite, hall_shown
 from .links import external_url
 
 bp = Blueprint("t_public", __name__)
 
 
 def _built(view_token: str) -> Source | None:
-    now = published.shown(view_token)
+    now = hall_shown(view_token)
     return now.published if now is not None else None
 
 
