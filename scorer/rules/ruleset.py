@@ -507,11 +507,28 @@ class Ruleset:
 
     # -- serialisation ----------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
-        """Every field as plain JSON values."""
+    def to_dict(self, *, compact: bool = False) -> dict[str, Any]:
+        """Every field as plain JSON values.
+
+        ``compact`` (a backup file): the preset and only the fields that differ from
+        the field's own default or from the preset's value.  A house rule added in a
+        later release keeps the old play at its default, so a file of a later release
+        that does not use it reads the same in an earlier one; one that uses it is
+        refused there, naming it.
+
+        >>> PRESETS["turnier"].to_dict(compact=True)["preset"]
+        'turnier'
+        >>> Ruleset.from_dict(PRESETS["turnier"].to_dict(compact=True)) == PRESETS["turnier"]
+        True
+        """
         data: dict[str, Any] = {}
+        preset = PRESETS.get(self.preset) if compact else None
         for f in fields(self):
             value = getattr(self, f.name)
+            # (a field at its own default and at the preset's value goes without saying)
+            kept = preset is not None and f.name != "preset"
+            if kept and value == f.default and value == getattr(preset, f.name):
+                continue
             if f.name == "special_values":
                 value = dict(value)
             elif f.name == "eight_ranks" and value is not None:

@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import fields
 from datetime import UTC, datetime
 from typing import Any
 
 from ..models import GameSession, Hand, Match
+from ..resources import RELEASE, release_key
+from ..rules import Ruleset
 from .errors import BackupError, Said
 from .errors import Said as _
 from .starting import storable
@@ -76,6 +79,7 @@ def export_sessions(rows: Iterable[GameSession]) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
+        "release": RELEASE,
         "exported_at": _time(datetime.now(UTC).replace(tzinfo=None)),
         "sessions": [export_session(row) for row in rows],
     }
@@ -94,6 +98,13 @@ def export_session(row: GameSession) -> dict[str, Any]:
     }
 
 
+def compact_rules(stored: dict[str, Any]) -> dict[str, Any]:
+    """A stored ruleset as a backup writes it: the preset and what differs
+    (``Ruleset.to_dict(compact=True)``), so that an earlier release reads it unless it
+    uses a house rule that release does not know."""
+    return Ruleset.from_dict(stored).to_dict(compact=True)
+
+
 def export_match(match: Match) -> dict[str, Any]:
     """One match with its seats, hands and their history, as plain JSON values.
 
@@ -102,7 +113,7 @@ def export_match(match: Match) -> dict[str, Any]:
     return _plain(
         match, "number token view_token first_dealer", "created_at updated_at finished_at"
     ) | {
-        "ruleset": dict(match.ruleset),
+        "ruleset": compact_rules(match.ruleset),
         "seats": [{"name": s.name, "party": s.party} for s in match.seats],
         "hands": [_hand(h) for h in match.hands],
     }
@@ -285,6 +296,7 @@ def parse(raw: bytes | str, formats: Sequence[str] = (FORMAT,)) -> dict[str, Any
     _check_values(data)
     if not isinstance(data, dict) or data.get("format") not in formats:
         raise BackupError(_("This file is not a scorer backup."))
+    _check_release(data)
     if data.get("version") != VERSION:
         raise BackupError(
             _(
@@ -295,6 +307,42 @@ def parse(raw: bytes | str, formats: Sequence[str] = (FORMAT,)) -> dict[str, Any
             )
         )
     return data
+
+
+def _rulesets(value: Any) -> Iterator[dict[str, Any]]:
+    """Every ruleset of a file (the value of any key ``ruleset``), without recursion."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key, inner in item.items():
+                if key == "ruleset" and isinstance(inner, dict):
+                    yield inner
+                else:
+                    stack.append(inner)
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _check_release(data: dict[str, Any]) -> None:
+    """A file of a later release that uses something this one lacks is refused, naming
+    the release to install (a file that does not use it restores: ``compact_rules``)."""
+    release = data.get("release")
+    if not isinstance(release, str) or release_key(release) <= release_key(RELEASE):
+        return
+    known = {f.name for f in fields(Ruleset)}
+    for rules in _rulesets(data):
+        unknown = sorted(str(key) for key in rules if key not in known)
+        if unknown:
+            raise BackupError(
+                _(
+                    "This file was written by scorer %(release)s and uses the house rule "
+                    "%(name)s, which this installation does not know: install scorer "
+                    "%(release)s or newer to restore it.",
+                    release=release[:20],
+                    name=unknown[0][:40],
+                )
+            )
 
 
 def _no_constant(name: str) -> Any:

@@ -58,9 +58,10 @@ from typing import Any
 from sqlalchemy import select
 
 from ...extensions import db
+from ...resources import RELEASE
 from ...tournament_models import RetiredLink, Series, Tournament
 from ..backup_format import FORMAT as MATCH_FORMAT
-from ..backup_format import VERSION, export_match, parse
+from ..backup_format import VERSION, compact_rules, export_match, parse
 from ..errors import BackupError
 from ..errors import Said as _
 from . import restoring
@@ -97,6 +98,7 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
     return {
         "format": TOURNAMENT_FORMAT,
         "version": VERSION,
+        "release": RELEASE,
         "exported_at": _now(),
         "tournament": tournament_data(tournament, None),
     }
@@ -108,6 +110,7 @@ def export_series(series: Series) -> dict[str, Any]:
     return {
         "format": SERIES_FORMAT,
         "version": VERSION,
+        "release": RELEASE,
         "exported_at": _now(),
         "series": {
             "token": series.token,
@@ -160,7 +163,7 @@ def tournament_data(tournament: Tournament, series_index: dict[int, int] | None)
         "name": t.name,
         "held_on": t.held_on,
         "place": t.place,
-        "ruleset": dict(t.ruleset),
+        "ruleset": compact_rules(t.ruleset),
         "rounds_planned": t.rounds,
         "entry_fee_cents": t.entry_fee_cents,
         "fee_schedule": t.fee_schedule,
