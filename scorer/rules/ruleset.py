@@ -182,15 +182,6 @@ OPTIONAL_INT_FIELDS: tuple[str, ...] = (
 )
 """Options that are a number from 0 to :data:`MAX_POINTS` or None (the meld is off)."""
 
-BOOL_FIELDS: tuple[str, ...] = (
-    "dealer_sits_out",
-    "open_play",
-    "sevens",
-    "unreachable_bid_doubles",
-    "round_tricks",
-    "diss_pressable",
-)
-
 CHOICES: dict[str, tuple[str, ...]] = {
     "deck": ("binokel", "piquet"),
     "special_tally": ("points", "stars"),
@@ -685,6 +676,14 @@ def _preset(name: str, **changes: Any) -> Ruleset:
 
 
 _NO_SPECIALS = tuple((name, None) for name, _ in DEFAULT_SPECIAL_VALUES)
+
+BOOL_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Ruleset) if f.type == "bool")
+"""The options that are true or false: the fields the class declares ``bool`` (a new one is
+one field; this list, the checks and the setup form's check boxes follow it).
+
+>>> "sevens" in BOOL_FIELDS and "diss_pressable" in BOOL_FIELDS
+True
+"""
 
 PRESETS: dict[str, Ruleset] = {
     # the defaults of docs/rules.md: three players, 40 cards, to 1000 with a won game
