@@ -39,3 +39,21 @@ class Recent(Generic[K, V]):
             with self.lock:
                 self.values[key] = (now, value)
         return value
+
+
+class Derived:
+    """What a value makes once and keeps, by key (thread-safe): a public build's pages,
+    their fingerprints and renders, made once per build and process."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._made: dict[Hashable, object] = {}
+
+    def once(self, key: Hashable, make: Callable[[], V]) -> V:
+        """``make()`` the first time ``key`` is asked, the same value after."""
+        with self._lock:
+            if key in self._made:
+                return self._made[key]  # type: ignore[return-value]
+        value = make()
+        with self._lock:
+            return self._made.setdefault(key, value)  # type: ignore[return-value]

@@ -31,7 +31,7 @@ from ..services.tournaments.public_pages import Source
 from ..web import go_to, render
 from ..words import fund_note, percent, rules_message
 from .polls import qr_svg, read_only
-from .public_pages import PublicSite
+from .public_pages import PublicSite, add_public_pages
 
 bp = Blueprint("online", __name__, cli_group="online")
 bp.cli.help = "The tournament online: push to the hosted copies (the hall does it by itself)."
@@ -184,40 +184,7 @@ def push(page_id: int) -> Response:
 # -- the public pages -------------------------------------------------------------------
 
 
-@bp.get("/o/<token:view_token>")
-def ranking(view_token: str) -> WerkzeugResponse:
-    """The ranking as the hall last sent it (pages as on the hall's public link)."""
-    return SITE.ranking(view_token)
-
-
-@bp.get("/o/<token:view_token>/live")
-def ranking_live(view_token: str) -> WerkzeugResponse:
-    return SITE.ranking_live(view_token)
-
-
-@bp.get("/o/<token:view_token>/seats")
-def seating(view_token: str) -> WerkzeugResponse:
-    return SITE.seating(view_token)
-
-
-@bp.get("/o/<token:view_token>/seats/live")
-def seating_live(view_token: str) -> WerkzeugResponse:
-    return SITE.seating_live(view_token)
-
-
-@bp.get("/o/<token:view_token>/players/<int:number>")
-def player(view_token: str, number: int) -> WerkzeugResponse:
-    return SITE.player(view_token, number)
-
-
-@bp.get("/o/<token:view_token>/players/<int:number>/live")
-def player_live(view_token: str, number: int) -> WerkzeugResponse:
-    return SITE.player_live(view_token, number)
-
-
-@bp.get("/o/<token:view_token>/me")
-def find(view_token: str) -> WerkzeugResponse:
-    return SITE.find_me(view_token)
+add_public_pages(bp, "o", SITE)
 
 
 def _received(view_token: str) -> hosted.Received:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Response, abort, current_app, request, url_for
+from flask import Blueprint, Response, abort, current_app, request, url_for
 from flask_babel import get_locale
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -200,3 +200,28 @@ class PublicSite:
         if number is not None and seats.player_page(self.source(token).standings, number):
             return go_to(url_for(f"{self.endpoint}.player", view_token=token, number=number))
         return self.find_page(token, _printable(typed), 422)
+
+
+def add_public_pages(bp: Blueprint, prefix: str, site: PublicSite) -> None:
+    """The public pages on ``bp`` under ``/<prefix>/<view_token>``: the ranking, where
+    everybody sits, a player's page, finding it, and their polls (``…/live``)."""
+    base = f"/{prefix}/<token:view_token>"
+    routes: list[tuple[str, str, Callable[..., WerkzeugResponse]]] = [
+        ("", "ranking", site.ranking),
+        ("/live", "ranking_live", site.ranking_live),
+        ("/seats", "seating", site.seating),
+        ("/seats/live", "seating_live", site.seating_live),
+        ("/players/<int:number>", "player", site.player),
+        ("/players/<int:number>/live", "player_live", site.player_live),
+        ("/me", "find", site.find_me),
+    ]
+    for path, endpoint, answer in routes:
+        bp.add_url_rule(base + path, endpoint, _route(answer), methods=["GET"])
+
+
+def _route(answer: Callable[..., WerkzeugResponse]) -> Callable[..., WerkzeugResponse]:
+    def view(view_token: str, **values: Any) -> WerkzeugResponse:
+        return answer(view_token, **values)
+
+    view.__doc__ = answer.__doc__
+    return view

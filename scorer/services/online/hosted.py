@@ -32,7 +32,7 @@ from ...models import utcnow
 from ...online_models import OnlineNonce, OnlinePage
 from ...rules import RulesError
 from ..errors import NotFound
-from ..kept import Recent
+from ..kept import Derived, Recent
 from ..tournaments.money import PrizeList
 from ..tournaments.series import SeriesStandings
 from ..tournaments.standings import Standings
@@ -174,8 +174,7 @@ class Received:
     name: str
     doc: Document
     received_at: datetime
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    derived: dict[Any, Any] = field(default_factory=dict, repr=False)
+    derived: Derived = field(default_factory=Derived, repr=False)
 
     @property
     def standings(self) -> Standings:
@@ -194,12 +193,7 @@ class Received:
         return self.doc.series
 
     def once(self, key: Any, make: Callable[[], Any]) -> Any:
-        with self.lock:
-            if key in self.derived:
-                return self.derived[key]
-        value = make()
-        with self.lock:
-            return self.derived.setdefault(key, value)
+        return self.derived.once(key, make)
 
 
 class _Memory:

@@ -252,6 +252,28 @@ def _rounds(tournament_id: int, version: int, previous: Built | None) -> list[Ro
     return result
 
 
+def _current(
+    row: RoundMemo | None, players: dict[int, Player]
+) -> tuple[Progress | None, tuple[Seat, ...]]:
+    """The current round's progress and seating, from its memo."""
+    if row is None:
+        return None, ()
+    progress = Progress(
+        round=row.number,
+        closed=row.closed,
+        tables=tuple(
+            TableProgress(t.number, t.played, t.deals, t.done, t.paper) for t in row.tables
+        ),
+    )
+    seats = tuple(
+        Seat(players[entrant_id], table.number, seat)
+        for table in row.tables
+        for seat, entrant_id in enumerate(table.players, start=1)
+        if entrant_id in players
+    )
+    return progress, seats
+
+
 def build(tournament_id: int, previous: Built | None = None) -> Built | None:
     """The public side of the tournament as the database holds it now; None if it is gone."""
     found = db.session.execute(_TOURNAMENT, {"tournament_id": tournament_id}).first()
@@ -291,23 +313,7 @@ def build(tournament_id: int, previous: Built | None = None) -> Built | None:
         )
         for i, place in places.items()
     )
-    progress = None
-    seats: tuple[Seat, ...] = ()
-    if drawn:
-        current = drawn[-1]
-        progress = Progress(
-            round=current.number,
-            closed=current.closed,
-            tables=tuple(
-                TableProgress(t.number, t.played, t.deals, t.done, t.paper) for t in current.tables
-            ),
-        )
-        seats = tuple(
-            Seat(players[entrant_id], table.number, seat)
-            for table in current.tables
-            for seat, entrant_id in enumerate(table.players, start=1)
-            if entrant_id in players
-        )
+    progress, seats = _current(drawn[-1] if drawn else None, players)
     registered = sorted(
         players.values(), key=lambda p: (p.number is None, p.number or 0, alphabetical(p.name))
     )
@@ -339,7 +345,6 @@ def _player_json(p: Player) -> list[Any]:
 
 def _to_json(built: Built) -> dict[str, Any]:
     s = built.standings
-    progress = s.progress
     return {
         "schema": SCHEMA,
         "tournament": s.tournament_id,
@@ -379,9 +384,6 @@ def _to_json(built: Built) -> dict[str, Any]:
             }
             for r in built.rounds
         ],
-        "progress": None
-        if progress is None
-        else {"round": progress.round, "closed": progress.closed},
     }
 
 
@@ -422,23 +424,7 @@ def loads(data: bytes) -> Built | None:
         )
         for r in raw["rounds"]
     )
-    progress = None
-    seats: tuple[Seat, ...] = ()
-    if rounds and raw["progress"] is not None:
-        current = rounds[-1]
-        progress = Progress(
-            round=raw["progress"]["round"],
-            closed=raw["progress"]["closed"],
-            tables=tuple(
-                TableProgress(t.number, t.played, t.deals, t.done, t.paper) for t in current.tables
-            ),
-        )
-        seats = tuple(
-            Seat(players[entrant_id], table.number, seat)
-            for table in current.tables
-            for seat, entrant_id in enumerate(table.players, start=1)
-            if entrant_id in players
-        )
+    progress, seats = _current(rounds[-1] if rounds else None, players)
     series = raw.get("series")
     return Built(
         standings=Standings(

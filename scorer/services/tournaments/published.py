@@ -18,6 +18,7 @@ and process every half second, not one per poll.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -29,7 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from ...extensions import db
 from ...models import utcnow
 from ...tournament_models import PublicSnapshot
-from ..kept import Recent
+from ..kept import Derived, Recent
 from . import public_state
 from .public_state import Built
 from .standings import PollState, Standings, poll_state
@@ -63,21 +64,15 @@ class Published:
     tag: str
     built_at: datetime
     built: Built
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    derived: dict[Any, Any] = field(default_factory=dict, repr=False)
+    derived: Derived = field(default_factory=Derived, repr=False)
 
     @property
     def standings(self) -> Standings:
         return self.built.standings
 
-    def once(self, key: Any, make: Any) -> Any:
+    def once(self, key: Any, make: Callable[[], Any]) -> Any:
         """``make()`` once per build and key in this process (a page, its digest, its render)."""
-        with self.lock:
-            if key in self.derived:
-                return self.derived[key]
-        value = make()
-        with self.lock:
-            return self.derived.setdefault(key, value)
+        return self.derived.once(key, make)
 
 
 @dataclass(frozen=True)

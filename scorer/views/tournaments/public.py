@@ -23,7 +23,7 @@ from ...services.tournaments import setup
 from ...services.tournaments.public_pages import Source
 from ...web import render
 from ..polls import qr_svg, read_only
-from ..public_pages import PublicSite, hall_shown
+from ..public_pages import PublicSite, add_public_pages, hall_shown
 from .links import external_url
 
 bp = Blueprint("t_public", __name__)
@@ -38,53 +38,7 @@ SITE = PublicSite("t_public", _built)
 """The hall's public pages, read from its shared build (``services.tournaments.published``)."""
 
 
-@bp.get("/p/<token:view_token>")
-def ranking(view_token: str) -> WerkzeugResponse:
-    """The live ranking, a page at a time: the beamer asks as many lines as fit its screen
-    (``?rows=``) and turns the pages; a phone shows 50 lines and pages by links."""
-    return SITE.ranking(view_token)
-
-
-@bp.get("/p/<token:view_token>/live")
-def ranking_live(view_token: str) -> WerkzeugResponse:
-    """A page of the ranking's changing part (polled; 204/304 when it reads the same)."""
-    return SITE.ranking_live(view_token)
-
-
-@bp.get("/p/<token:view_token>/seats")
-def seating(view_token: str) -> WerkzeugResponse:
-    """The current round's seating, alphabetical by name and by table."""
-    return SITE.seating(view_token)
-
-
-@bp.get("/p/<token:view_token>/seats/live")
-def seating_live(view_token: str) -> WerkzeugResponse:
-    """The seating's changing part (polled; 204/304 when unchanged)."""
-    return SITE.seating_live(view_token)
-
-
-@bp.get("/p/<token:view_token>/players/<int:number>")
-def player(view_token: str, number: int) -> WerkzeugResponse:
-    """A player's own page: table and seat this round, points per round, place.
-
-    A start number nobody has: the name list, saying so (status 404).
-    """
-    return SITE.player(view_token, number)
-
-
-@bp.get("/p/<token:view_token>/players/<int:number>/live")
-def player_live(view_token: str, number: int) -> WerkzeugResponse:
-    """A player's page's changing part (polled; 204/304 when unchanged)."""
-    return SITE.player_live(view_token, number)
-
-
-@bp.get("/p/<token:view_token>/me")
-def find(view_token: str) -> WerkzeugResponse:
-    """Pick your name from the list or type your start number; it leads to your page.
-
-    A start number nobody has, or junk, says so and keeps what was typed (422).
-    """
-    return SITE.find_me(view_token)
+add_public_pages(bp, "p", SITE)
 
 
 @bp.get("/p/<token:view_token>/qr.svg")
