@@ -14,7 +14,7 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 from wtforms import HiddenField, SubmitField
 
-from ..services.tournaments.board import MAX_SLIP_POINTS
+from ..rules.tournament import MAX_SLIP_POINTS
 from ..services.tournaments.setup import MAX_ROUNDS
 from .base import AppForm, WholeNumberField
 

@@ -6,7 +6,8 @@ pairs as possible meet again; :func:`repeats` counts such pairs),
 :mod:`.ranking` (:func:`rank` gives shared places, 1, 1, 3; :func:`ranking`
 with the tie-break; :func:`lost_game`), :mod:`.money` (:func:`lost_game_fee`
 prices a player's lost games on the organiser's schedule; :func:`prizes`
-shares the prize fund among the places), :mod:`.tables` (the ruleset of a
+shares the prize fund among the places), :mod:`.results` (a table's result:
+the paper slip, who may sign, the order of the places), :mod:`.tables` (the ruleset of a
 tournament's tables), :mod:`.series` (the Binokel-Cup) and :mod:`.names` (the
 same person across evenings).  Every public name is here, as the contract names it.
 
@@ -41,6 +42,18 @@ from .money import (
 )
 from .names import alike_names, name_key
 from .ranking import lost_game, rank, ranking
+from .results import (
+    MAX_SLIP_POINTS,
+    PODIUM,
+    Placed,
+    TableResult,
+    check_confirm,
+    check_slip,
+    evening_ranking,
+    listed,
+    on_podium,
+    table_results,
+)
 from .series import SERIES_COUNTING, series_evenings, series_ranking
 from .tables import check_tournament_ruleset, table_ruleset, tournament_ruleset
 
@@ -50,17 +63,26 @@ __all__ = [
     "EXACT_DRAW_PLAYERS",
     "EXACT_SEARCH_BUDGET",
     "MAX_SHARES",
+    "MAX_SLIP_POINTS",
+    "PODIUM",
     "SEARCH_ATTEMPTS",
     "SEARCH_BUDGET",
     "SERIES_COUNTING",
+    "Placed",
+    "TableResult",
     "alike_names",
+    "check_confirm",
+    "check_slip",
     "check_tournament_ruleset",
     "draw",
+    "evening_ranking",
     "item_prizes",
     "last_place",
+    "listed",
     "lost_game",
     "lost_game_fee",
     "name_key",
+    "on_podium",
     "pick_order",
     "place_prizes",
     "prize_fund",
@@ -72,6 +94,7 @@ __all__ = [
     "round_fees",
     "series_evenings",
     "series_ranking",
+    "table_results",
     "table_ruleset",
     "table_sizes",
     "tournament_ruleset",

@@ -40,5 +40,3 @@ def run(app: Any, rounds: int | None = None, every: float = EVERY) -> None:
         if rounds is None and os.getppid() != parent:
             return  # the hall was stopped
         time.sleep(max(0.0, every - (time.monotonic() - started)))
-
-

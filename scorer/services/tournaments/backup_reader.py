@@ -50,7 +50,7 @@ from ..backup_format import MAX_HANDS, MAX_LOG, TOKEN_RE, Reader
 from ..errors import BackupError, Said
 from ..errors import Said as _
 from ..starting import storable
-from .board import MAX_SLIP_POINTS, check_slip
+from .board import check_slip
 from .entrants import MAX_CLUB, MAX_ENTRANTS, MAX_NUMBER, clean_entry
 from .money import (
     HUNDRED_PERCENT,
@@ -420,8 +420,6 @@ class Loader:
                 raise r.fail(key)
             points, lost = line
             if type(points) is not int or type(lost) is not int:
-                raise r.fail(key)
-            if abs(points) > MAX_SLIP_POINTS:
                 raise r.fail(key)
             slip[numbers[start]] = (points, lost)
         try:

@@ -24,7 +24,8 @@ from sqlalchemy.orm import joinedload, selectinload
 
 from ...extensions import db
 from ...models import Match, utcnow
-from ...rules import RulesError, points_step
+from ...rules import points_step
+from ...rules.tournament import check_slip as rules_check_slip
 from ...tournament_models import Entrant, Round, Tournament, TournamentTable
 from ..errors import NotFound
 from ..sheets import ruleset_of
@@ -35,11 +36,6 @@ from .tables import TableState, deals_of, state_of
 
 QUIET = timedelta(minutes=10)
 """A table in play that changed nothing for this long may have lost its phone."""
-
-MAX_SLIP_POINTS = 50_000
-"""The most points (either sign) a paper slip takes per player: a round of 16 deals
-stays far below it, a slip typed with a digit too many does not."""
-
 
 # -- the board -------------------------------------------------------------------------
 
@@ -240,54 +236,20 @@ Slip = Mapping[int, tuple[int, int]]
 """A paper slip as typed: entrant id → (points, lost games)."""
 
 
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def check_slip(table: TournamentTable, slip: Slip) -> dict[str, list[int]]:
     """The slip as stored (``{entrant id: [points, lost]}`` in seat order), or RulesError.
 
-    Every player of the table, nobody else; points whole numbers within
-    ±:data:`MAX_SLIP_POINTS` that the table's rules can make (a multiple of
-    the rules' ``points_step``: with tricks rounded to ten, of 10); lost games
-    from 0 to the table's deals, and together no more than its deals (a deal
-    has one declarer).
+    What a slip may hold is the rules' (:func:`scorer.rules.tournament.check_slip`):
+    here the table gives its players, deals and the step of its points.
     """
-    if set(slip) != set(table.players):
-        raise RulesError(
-            "a paper slip needs the points and lost games of every player at the table"
-        )
-    deals = deals_of(table.match)
-    step = points_step(ruleset_of(table.match))
-    stored: dict[str, list[int]] = {}
-    for seat, entrant in enumerate(table.players):
-        points, lost = slip[entrant]
-        if not _whole(points) or not -MAX_SLIP_POINTS <= points <= MAX_SLIP_POINTS:
-            raise RulesError(
-                "points on a paper slip are whole numbers from −{most} to {most}",
-                most=MAX_SLIP_POINTS,
-            )
-        if not _whole(lost) or not 0 <= lost <= deals:
-            raise RulesError(
-                "lost games on a paper slip are whole numbers from 0 to {deals}", deals=deals
-            )
-        if points % step:
-            # e.g. tricks rounded to ten: 437 is no total these rules can make
-            raise RulesError(
-                "{name}: {points} points cannot be played with these rules: "
-                "every game's points are a multiple of {step}",
-                name=table.match.seats[seat].name,
-                points=points,
-                step=step,
-            )
-        stored[str(entrant)] = [points, lost]
-    if sum(lost for _, lost in stored.values()) > deals:
-        # each deal has one declarer, who alone can lose it
-        raise RulesError(
-            "the table played {deals} deals: at most {deals} lost games together",
-            deals=deals,
-        )
-    return stored
+    checked = rules_check_slip(
+        table.players,
+        slip,
+        deals=deals_of(table.match),
+        step=points_step(ruleset_of(table.match)),
+        names=[seat.name for seat in table.match.seats],
+    )
+    return {str(entrant): [points, lost] for entrant, (points, lost) in checked.items()}
 
 
 def slip_digest(paper: Mapping[str, Any] | None) -> str:

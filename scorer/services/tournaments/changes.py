@@ -24,6 +24,7 @@ from sqlalchemy.orm import contains_eager, joinedload
 from ...extensions import db
 from ...models import Hand, HandEvent
 from ...tournament_models import RetiredLink, Round, Tournament, TournamentTable
+from ..sheets import ruleset_of
 from ..writes import ORGANISER
 from .tables import deals_of
 
@@ -133,6 +134,8 @@ def _hand_changes(
         return []
     last: dict[int, Mapping[str, Any]] = {}
     changes = []
+    # the table's rules say whether the dealer sits out (a table of four)
+    sits_out = ruleset_of(table.match).dealer_sits_out
     for index, (event, seq, dealer) in enumerate(events):
         before = last.get(event.hand_id)
         last[event.hand_id] = event.snapshot
@@ -151,7 +154,7 @@ def _hand_changes(
                 link=None if event.via == ORGANISER else link_then(retired, event.created_at),
                 before=None if event.action in ("created", "restored") else had,
                 after=None if event.action == "deleted" else shot,
-                sits_out=dealer if len(table.players) == 4 else None,
+                sits_out=dealer if sits_out else None,
             )
         )
     return changes

@@ -22,14 +22,12 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ...rules import Ruleset, active_seats, dealer_of
-from ...rules.tournament import ranking
+from ...rules.tournament import evening_ranking, on_podium
 from ...tournament_models import Entrant, Round, Tournament, TournamentTable
 from ..errors import NotFound
+from ..sheets import ruleset_of
 from .board import round_tables
 from .tables import deals_of, results
-
-PODIUM = 3
-"""Certificates go to the places up to this one (every tied player gets one)."""
 
 
 @dataclass(frozen=True)
@@ -69,11 +67,12 @@ class TableCard:
     deals: int
     token: str
     link_number: int
+    dealer_sits_out: bool = False
 
     @property
     def four(self) -> bool:
-        """A table of four: the dealer sits out each deal."""
-        return len(self.seats) == 4
+        """The dealer sits out each deal (a table of four: its rules say so)."""
+        return self.dealer_sits_out
 
 
 @dataclass(frozen=True)
@@ -140,8 +139,9 @@ class RankingSheet:
 
     @property
     def podium(self) -> tuple[RankLine, ...]:
-        """The lines of the places up to :data:`PODIUM` (ties share a place: all of them)."""
-        return tuple(line for line in self.lines if line.place <= PODIUM)
+        """The lines of the places called out (:func:`scorer.rules.tournament.on_podium`;
+        ties share a place: all of them)."""
+        return tuple(line for line in self.lines if on_podium(line.place))
 
 
 def heading(tournament: Tournament) -> Heading:
@@ -183,6 +183,7 @@ def _card(row: Round, table: TournamentTable, people: dict[int, Entrant]) -> Tab
         deals=deals_of(table.match),
         token=table.match.token,
         link_number=table.link_number,
+        dealer_sits_out=ruleset_of(table.match).dealer_sits_out,
     )
 
 
@@ -225,7 +226,7 @@ def slips(tournament: Tournament, row: Round) -> list[Slip]:
     found = []
     for table in round_tables(row):
         match = table.match
-        ruleset = Ruleset.from_dict(match.ruleset)
+        ruleset = ruleset_of(match)
         deals = deal_lines(ruleset, len(table.players), match.first_dealer)
         found.append(Slip(_card(row, table, people), deals))
     return found
@@ -253,34 +254,25 @@ def ranking_after(tournament: Tournament, number: int | None = None) -> RankingS
     after = drawn[-1].number if number is None else round_row(tournament, number).number
     rows = [r for r in drawn if r.number <= after]
     people = {e.id: e for e in tournament.entrants}
-    points: dict[int, list[int | None]] = {}
-    paper: dict[int, list[bool]] = {}
-    lost: dict[int, int] = {}
-    for index, row in enumerate(rows):
+    results_of = []
+    for row in rows:
         round_tables(row)  # tables and matches in one statement; results() reads them
-        for entrant_id, result in results(row).items():
-            if entrant_id not in people:
-                continue
-            points.setdefault(entrant_id, [None] * len(rows))[index] = result.points
-            paper.setdefault(entrant_id, [False] * len(rows))[index] = result.paper
-            lost[entrant_id] = lost.get(entrant_id, 0) + result.lost
-    order = sorted(points, key=lambda i: (people[i].number or 0, i))
-    played = {i: [p for p in points[i] if p is not None] for i in order}
-    places = ranking(played, lost, tie_break=tournament.tie_break)
+        results_of.append(results(row))
+    start = {i: (e.number or 0, i) for i, e in people.items()}
     lines = tuple(
         RankLine(
-            place=place,
-            entrant_id=i,
-            number=people[i].number,
-            name=people[i].name,
-            club=people[i].club,
-            rounds=tuple(points[i]),
-            paper=tuple(paper[i]),
-            total=sum(played[i]),
-            lost=lost.get(i, 0),
-            withdrawn=_withdrawn(people[i], after),
+            place=line.place,
+            entrant_id=line.player,
+            number=people[line.player].number,
+            name=people[line.player].name,
+            club=people[line.player].club,
+            rounds=line.rounds,
+            paper=line.paper,
+            total=line.total,
+            lost=line.lost,
+            withdrawn=_withdrawn(people[line.player], after),
         )
-        for i, place in places.items()
+        for line in evening_ranking(results_of, start, tie_break=tournament.tie_break)
     )
     return RankingSheet(
         heading=heading(tournament),

@@ -8,7 +8,7 @@ is taken over whole; in a round in play only the tables whose match moved on
 (a hand saved, corrected or struck, a paper slip, a confirmation) are read again.
 Each table's points come from its match's stored standing (kept up to date by
 every save, ``services.sheets``), its lost games from its hands; the ranking is
-the rules' (``scorer.rules.tournament.ranking``).
+the rules' (``scorer.rules.tournament.evening_ranking``).
 
 :func:`dumps` and :func:`loads` turn a build into JSON and back (the public
 snapshot every process shares, ``published``; the hosted copy of a hall).
@@ -26,7 +26,7 @@ from sqlalchemy import bindparam, func, select
 
 from ...extensions import db
 from ...models import Hand, Match
-from ...rules.tournament import lost_game, ranking
+from ...rules.tournament import TableResult, evening_ranking, lost_game, table_results
 from ...tournament_models import Entrant, Round, Series, Tournament, TournamentTable
 from ..sheets import STANDING_VERSION, standing
 from .standings import Line, Player, Progress, Seat, Standings, TableProgress, alphabetical
@@ -184,14 +184,12 @@ def _table_memo(
     _, players, paper, match_id, finished_at, stored, ruleset = row
     seated = tuple(int(p) for p in players)
     totals, played = _totals(match_id, stored)
+    typed = None
     if paper is not None:
-        results = tuple(
-            (int(paper[str(p)][0]), int(paper[str(p)][1]), True) for p in seated
-        )
-    else:
-        results = tuple(
-            (totals[seat], lost[(match_id, seat)], False) for seat in range(len(seated))
-        )
+        typed = {p: (int(paper[str(p)][0]), int(paper[str(p)][1])) for p in seated}
+    lost_by_seat = [lost[(match_id, seat)] for seat in range(len(seated))]
+    got = table_results(seated, totals, lost_by_seat, typed)
+    results = tuple((got[p].points, got[p].lost, got[p].paper) for p in seated)
     return TableMemo(
         id=table_id,
         number=number,
@@ -287,31 +285,26 @@ def build(tournament_id: int, previous: Built | None = None) -> Built | None:
         )
     }
     drawn = _rounds(tournament_id, version, previous)
-    points: dict[int, list[int | None]] = {}
-    paper: dict[int, list[bool]] = {}
-    lost: dict[int, int] = {}
-    for index, row in enumerate(drawn):
-        for table in row.tables:
-            for entrant_id, (got, games, slip) in zip(table.players, table.results, strict=True):
-                if entrant_id not in players:
-                    continue
-                points.setdefault(entrant_id, [None] * len(drawn))[index] = got
-                paper.setdefault(entrant_id, [False] * len(drawn))[index] = slip
-                lost[entrant_id] = lost.get(entrant_id, 0) + games
-    # by start number first: players who share a place are listed so
-    order = sorted(points, key=lambda i: (players[i].number or 0, i))
-    played = {i: [p for p in points[i] if p is not None] for i in order}
-    places = ranking(played, lost, tie_break=tie_break)
+    each_round = [
+        {
+            entrant_id: TableResult(*result)
+            for table in row.tables
+            for entrant_id, result in zip(table.players, table.results, strict=True)
+        }
+        for row in drawn
+    ]
+    # players who share a place are listed by start number
+    start = {i: (p.number or 0, i) for i, p in players.items()}
     lines = tuple(
         Line(
-            player=players[i],
-            rounds=tuple(points[i]),
-            paper=tuple(paper[i]),
-            total=sum(played[i]),
-            lost=lost.get(i, 0),
-            place=place,
+            player=players[line.player],
+            rounds=line.rounds,
+            paper=line.paper,
+            total=line.total,
+            lost=line.lost,
+            place=line.place,
         )
-        for i, place in places.items()
+        for line in evening_ranking(each_round, start, tie_break=tie_break)
     )
     progress, seats = _current(drawn[-1] if drawn else None, players)
     registered = sorted(

@@ -11,7 +11,7 @@ organiser), which then counts.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -19,21 +19,14 @@ from sqlalchemy import select
 
 from ...extensions import db
 from ...models import Hand, Match
-from ...rules import RulesError
-from ...rules.tournament import lost_game
+from ...rules.tournament import TableResult, check_confirm, lost_game, table_results
 from ...tournament_models import Confirmation, Entrant, Round, TournamentTable
 from ..sheets import standing
 from ..unit import use_case
 from ..writes import touch
 
-
-@dataclass(frozen=True)
-class Result:
-    """One player's result at one table: points and lost games (``paper``: from a slip)."""
-
-    points: int
-    lost: int
-    paper: bool = False
+Result = TableResult
+"""One player's result at one table (the rules' :class:`TableResult`)."""
 
 
 @dataclass(frozen=True)
@@ -99,14 +92,16 @@ def results(row: Round) -> dict[int, Result]:
     lost = lost_games(t.match_id for t in row.tables)
     out: dict[int, Result] = {}
     for table in row.tables:
+        slip = None
         if table.paper is not None:
-            for key, (points, games) in table.paper.items():
-                out[int(key)] = Result(points, games, paper=True)
-            continue
-        totals = standing(table.match).totals
-        for seat, entrant_id in enumerate(table.players):
-            # at a tournament table everybody plays for themselves: the party is the seat
-            out[entrant_id] = Result(totals[seat], lost[(table.match_id, seat)])
+            slip = {int(key): (points, games) for key, (points, games) in table.paper.items()}
+            totals: Sequence[int] = ()
+        else:
+            totals = standing(table.match).totals
+        seats = range(len(table.players))
+        out.update(
+            table_results(table.players, totals, [lost[(table.match_id, s)] for s in seats], slip)
+        )
     return out
 
 
@@ -126,13 +121,10 @@ def names_of(table: TournamentTable) -> dict[int, Entrant]:
 @use_case
 def confirm(table: TournamentTable, entrant_id: int) -> None:
     """A player of a finished table confirms its result (a second tap changes nothing)."""
-    if entrant_id not in table.players:
-        raise RulesError("this player does not sit at this table")
     match = table.match
-    if match.finished_at is None:
-        raise RulesError("the result can be confirmed once the table has played its deals")
-    if match.locked:
-        raise RulesError("this round is closed")
+    check_confirm(
+        entrant_id, table.players, finished=match.finished_at is not None, closed=bool(match.locked)
+    )
     if any(c.entrant_id == entrant_id for c in table.confirmations):
         return
     # a change of the table (its page and the organiser's board show it), guarded: the
