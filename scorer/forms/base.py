@@ -22,6 +22,7 @@ from flask_wtf import FlaskForm
 from wtforms import Field, IntegerField
 from wtforms.validators import InputRequired, Optional, ValidationError
 
+from ..rules import MAX_AMOUNT_CENTS
 from ..services import storable
 
 try:
@@ -166,8 +167,10 @@ def euros_to_cents(text: str | None) -> int:
     if not _AMOUNT.fullmatch(cleaned):
         raise ValidationError(_l("Enter an amount like 0,10"))
     euros = Decimal(cleaned)
-    if euros > 1000:  # compared before rounding: 300 digits do not fit the context
-        raise ValidationError(_l("Enter an amount between 0 and 1000 €"))
+    if euros > Decimal(MAX_AMOUNT_CENTS) / 100:  # before rounding: 300 digits do not fit
+        raise ValidationError(
+            _l("Enter an amount between 0 and %(most)s €", most=MAX_AMOUNT_CENTS // 100)
+        )
     return int((euros * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 

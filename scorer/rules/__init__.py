@@ -63,7 +63,7 @@ from .settlement import (
     settle,
     settle_hand,
 )
-from .stakes import BASES, MAX_TRANSFER_PEOPLE, minimal_transfers, stake_payments
+from .stakes import BASES, MAX_AMOUNT_CENTS, MAX_TRANSFER_PEOPLE, minimal_transfers, stake_payments
 from .table import (
     active_parties,
     active_seats,
@@ -83,6 +83,7 @@ __all__ = [
     "CARD_POINTS",
     "DEALER_RULES",
     "FIRST_DEALER_RULES",
+    "MAX_AMOUNT_CENTS",
     "MAX_BID",
     "MAX_TRANSFER_PEOPLE",
     "MELD_KINDS",

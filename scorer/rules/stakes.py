@@ -21,6 +21,10 @@ Basis = Literal["full", "started", "exact", "per_game"]
 BASES: tuple[str, ...] = ("full", "started", "exact", "per_game")
 """How a loser's payment is counted: full or started hundreds, exact, or flat per game."""
 
+MAX_AMOUNT_CENTS = 100_000
+"""The most one amount of money the app takes (1000 €): a stake, an entry fee, a
+lost game's price.  More is a typing mistake at a card table."""
+
 MAX_TRANSFER_PEOPLE = 16
 """The most people with an open balance :func:`minimal_transfers` settles (exact subset DP)."""
 

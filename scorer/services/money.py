@@ -13,7 +13,7 @@ from sqlalchemy.orm import selectinload
 
 from ..extensions import db
 from ..models import GameSession, Match, utcnow
-from ..rules import BASES, RulesError, minimal_transfers, stake_payments
+from ..rules import BASES, MAX_AMOUNT_CENTS, RulesError, minimal_transfers, stake_payments
 from .sheets import Sheet, standing
 from .unit import use_case
 
@@ -90,8 +90,12 @@ def settlement(row: GameSession) -> Settlement:
 @use_case
 def set_stake(row: GameSession, stake_cents: int, basis: str) -> None:
     """Change the session's stake; the settlement follows (committed)."""
-    if basis not in BASES or not 0 <= stake_cents <= 100_000:
-        raise RulesError("the stake must be 0 to 1000 € per {basis}", basis=basis)
+    if basis not in BASES or not 0 <= stake_cents <= MAX_AMOUNT_CENTS:
+        raise RulesError(
+            "the stake must be 0 to {most} € per {basis}",
+            most=MAX_AMOUNT_CENTS // 100,
+            basis=basis,
+        )
     row.stake_cents = stake_cents
     row.stake_basis = basis
     row.updated_at = utcnow()

@@ -29,6 +29,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from ...rules.tournament import on_podium
 from ...words import signed
 from ..grid import MONO_EM, hard_stops, one_line
 from ..resources import font_file
@@ -264,7 +265,7 @@ def layout(
         extras = tuple(escape(one_line(texts.get(line.entrant_id, ""))) for _, texts in extra)
         return left_text.rstrip(), _name_html(line, withdrawn), figures_text.rstrip(), extras
 
-    podium_last = max((i for i, line in enumerate(lines) if line.place <= 3), default=-1)
+    podium_last = max((i for i, line in enumerate(lines) if on_podium(line.place)), default=-1)
     blocks: list[Block] = []
     group: list[int] = []
 

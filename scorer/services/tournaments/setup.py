@@ -18,7 +18,7 @@ from sqlalchemy import bindparam, select, update
 
 from ...extensions import db
 from ...models import utcnow
-from ...rules import PRESETS, RulesError, Ruleset
+from ...rules import MAX_AMOUNT_CENTS, PRESETS, RulesError, Ruleset
 from ...rules.tournament import check_tournament_ruleset, lost_game_fee, table_ruleset
 from ...tournament_models import Round, Tournament
 from ..errors import NotFound
@@ -33,8 +33,8 @@ MAX_ENTRANTS = 3000
 """The most players one tournament registers (a region's championship in one hall)."""
 MAX_ROUNDS = 12
 """The most rounds a tournament plays (three is usual; a long day has five or six)."""
-MAX_ENTRY_FEE_CENTS = 100_000
-"""The highest entry fee (1000 €): more is a typing mistake."""
+MAX_ENTRY_FEE_CENTS = MAX_AMOUNT_CENTS
+"""The highest entry fee (the rules' highest amount, 1000 €): more is a typing mistake."""
 MAX_SCHEDULE = 60
 MAX_PUBLIC_URL = 200
 
@@ -140,7 +140,9 @@ def check_entry_fee(cents: int) -> int:
         or not isinstance(cents, int)
         or not 0 <= cents <= MAX_ENTRY_FEE_CENTS
     ):
-        raise RulesError("the entry fee must be between 0 and 1000 €")
+        raise RulesError(
+            "the entry fee must be between 0 and {most} €", most=MAX_AMOUNT_CENTS // 100
+        )
     return cents
 
 
