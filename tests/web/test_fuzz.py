@@ -374,8 +374,11 @@ def post_rules(app: Flask) -> list[Any]:
 # players, rounds and tables): tests/web/test_tournament_rounds.py fuzzes the rounds' and
 # corrections' routes, test_tournament_money.py the money's, test_tournament_organiser.py
 # and test_tournament_players.py send their forms hostile input, test_tournament_series.py
-# fuzzes the series' routes
+# fuzzes the series' routes; tests/web/test_online.py sends the hosted copy's routes and the
+# hall's link to it forged, replayed, stale and junk pushes (hypothesis) and wrong lines
 ORGANISER_ROUTES = (
+    "online.",
+    "t_online.",
     "t_organiser.",
     "t_players.",
     "t_rounds.",

@@ -69,6 +69,9 @@ def _counts(app: Flask) -> tuple[int, ...]:
 # -- CSRF ----------------------------------------------------------------------
 
 
+SIGNED = {"online.connect", "online.push"}
+
+
 def test_every_post_route_needs_the_csrf_token(csrf_app: Flask) -> None:
     client = csrf_app.test_client()
     page = client.get("/new").get_data(as_text=True)
@@ -81,6 +84,12 @@ def test_every_post_route_needs_the_csrf_token(csrf_app: Flask) -> None:
     assert len(posts) >= 10
     for rule in posts:
         path = _path(rule, tokens)
+        if rule.endpoint in SIGNED:
+            # a hall's connect and push carry no form: their signature stands in for the token
+            # (tests/web/test_online.py forges it); unsigned they change nothing
+            unsigned = client.post(path, data=data)
+            assert 400 <= unsigned.status_code < 500, (path, unsigned.status_code)
+            continue
         bare = client.post(path, data={k: v for k, v in data.items() if k != "csrf_token"})
         assert bare.status_code == 400, (path, bare.status_code)
         htmx = client.post(path, data={"version": "1"}, headers=HX)
