@@ -41,6 +41,7 @@ from flask import Flask
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from scorer.extensions import db
+from scorer.pdf import preload as preload_pdf
 from tests.builders import make_app
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -104,7 +105,13 @@ class LiveServer:
 
 
 def start_server(app: Flask) -> LiveServer:
-    """Serve ``app`` on 127.0.0.1 (a free port) in a daemon thread."""
+    """Serve ``app`` on 127.0.0.1 (a free port) in a daemon thread.
+
+    The PDF renderer is loaded first, as a served worker does (scorer.create_app under
+    gunicorn): loaded by the first PDF tapped, its import (a second of CPU, many on a
+    busy machine) would run inside the test's wait for the tap's page.
+    """
+    preload_pdf()
     line = Line(app)
     server = make_server("127.0.0.1", 0, line, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
