@@ -4,6 +4,8 @@
 // at a time (hx-sync), and the read-only pages' polls (the server answers 204 while
 // the page is current, and htmx does not swap a 204).
 //
+// 0. No answer under a finger: one that arrives between a finger's down and up on
+//    a button waits until the tap is over (it would move or replace the button).
 // 1. The hand form survives a lost connection.  What is typed is kept in
 //    localStorage (per match); a hand that could not be sent stays in the
 //    form, a message says so (texts come from the page, in its language), and
@@ -14,6 +16,120 @@
 //    save: such a page loads once more (catchUp).
 // 2. Answers that arrive out of order: an answer older than what the page shows
 //    is not swapped in over it.
+(function () {
+  "use strict";
+
+  // 0. No answer under a finger.  Between a finger going down on a button (a pill, a
+  //    link, a field) and coming up, nothing may replace the button or move it: the
+  //    browser sends the click to what is under the finger when it comes up, or to
+  //    no button at all (Save tapped as the live result above it grew by a line, a
+  //    meld tapped as the trump's answer redrew the buttons: a tap lost without a
+  //    trace).  So an answer that arrives while a finger is down waits until the tap
+  //    is over (its click dispatched, the finger lifted without one, or the gesture
+  //    cancelled): htmx's answers, their whole handling (swap, out-of-band parts,
+  //    events) as if they had come a moment later, and what static/taps.js and the
+  //    hand form's notes show (window.scorerFinger.whenFree).  While one waits,
+  //    <html> has data-answers-held.
+  var TAPPABLE = "button, a[href], label, input, select, textarea, summary, [role=button], [data-taps]";
+  var HOLD_MAX_MS = 10000; // a finger resting on the screen does not stop the page for good
+  var AFTER_UP_MS = 300; // a touch's click can come a moment after the finger is lifted
+
+  var down = false;
+  var waiting = [];
+  var timer = null;
+
+  function mark() {
+    document.documentElement.toggleAttribute("data-answers-held", down && waiting.length > 0);
+  }
+
+  function whenFree(fn) {
+    if (!down) {
+      fn();
+      return;
+    }
+    waiting.push(fn);
+    mark();
+  }
+
+  function release() {
+    window.clearTimeout(timer);
+    timer = null;
+    down = false;
+    var run = waiting;
+    waiting = [];
+    mark();
+    run.forEach(function (fn) {
+      try {
+        fn();
+      } catch (e) {
+        // the others still run; the error is still reported
+        window.setTimeout(function () {
+          throw e;
+        }, 0);
+      }
+    });
+  }
+
+  function releaseIn(ms) {
+    if (down) {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(release, ms);
+    }
+  }
+
+  window.scorerFinger = { whenFree: whenFree };
+
+  document.addEventListener(
+    "pointerdown",
+    function (evt) {
+      var target = evt.target;
+      if (evt.isPrimary && target && target.closest && target.closest(TAPPABLE)) {
+        down = true;
+        releaseIn(HOLD_MAX_MS);
+      }
+    },
+    true
+  );
+  document.addEventListener(
+    "pointerup",
+    function () {
+      releaseIn(AFTER_UP_MS);
+    },
+    true
+  );
+  document.addEventListener(
+    "pointercancel",
+    function () {
+      releaseIn(0);
+    },
+    true
+  );
+  // the click (and the submit or change it makes, a request sent) is dispatched first
+  document.addEventListener(
+    "click",
+    function () {
+      releaseIn(0);
+    },
+    true
+  );
+
+  // htmx sets the request's onload before htmx:beforeSend: the answer's handling waits
+  document.addEventListener("htmx:beforeSend", function (evt) {
+    var xhr = evt.detail && evt.detail.xhr;
+    if (!xhr || typeof xhr.onload !== "function") {
+      return;
+    }
+    var onload = xhr.onload;
+    xhr.onload = function () {
+      var self = this;
+      var args = arguments;
+      whenFree(function () {
+        onload.apply(self, args);
+      });
+    };
+  });
+})();
+
 (function () {
   "use strict";
 
@@ -144,7 +260,19 @@
     });
   }
 
+  // (a note appearing at the top of the form moves every button under it: not under a
+  // finger, see 0.)
   function say(form, message) {
+    if (window.scorerFinger) {
+      window.scorerFinger.whenFree(function () {
+        showNote(form, message);
+      });
+    } else {
+      showNote(form, message);
+    }
+  }
+
+  function showNote(form, message) {
     var note = form.querySelector(".offline-note");
     if (!note) {
       note = document.createElement("p");

@@ -22,10 +22,11 @@
 //   meld it has already written: the request says how many it had seen);
 // * a double tap (the same meld button, the same player, within
 //   DOUBLE_TAP_MS) is one tap;
-// * an answer that arrives while a finger is down on a box waits until the tap
-//   is over: swapped in between the finger going down and up, it would replace
-//   the button under the finger, and the browser sends no click at all (a tap
-//   lost without a trace — a meld tapped while the trump's answer came in).
+// * an answer that arrives while a finger is down waits until the tap is over
+//   (window.scorerFinger of static/scorer.js): swapped in between the finger going
+//   down and up, it would replace the button under the finger, and the browser
+//   sends no click at all (a tap lost without a trace — a meld tapped while the
+//   trump's answer came in); so does the note that the connection is gone.
 //
 // Without JavaScript the same forms post (or get) as usual.
 (function () {
@@ -42,46 +43,14 @@
   var SWAPPABLE = { 409: true, 422: true };
   var VERSION_RE = /data-version="(\d+)"/;
 
-  var HOLD_MAX_MS = 2000; // a finger resting on the screen does not stop the page
-  var AFTER_UP_MS = 300; // a touch's click can come a moment after the finger is lifted
-
   var queues = {};
-  var fingerDown = false;
-  var held = [];
-  var releaseTimer = null;
 
-  // -- no swap under a finger --------------------------------------------------------
-
-  function markHeld(on) {
-    Array.prototype.forEach.call(document.querySelectorAll("[data-taps]"), function (box) {
-      box.toggleAttribute("data-taps-held", on);
-    });
-  }
-
+  // static/scorer.js holds answers while a finger is down (loaded first, on every page)
   function whenFree(fn) {
-    if (fingerDown) {
-      held.push(fn);
-      markHeld(true);
+    if (window.scorerFinger) {
+      window.scorerFinger.whenFree(fn);
     } else {
       fn();
-    }
-  }
-
-  function release() {
-    window.clearTimeout(releaseTimer);
-    fingerDown = false;
-    var run = held;
-    held = [];
-    markHeld(false);
-    run.forEach(function (fn) {
-      fn();
-    });
-  }
-
-  function releaseIn(ms) {
-    if (fingerDown) {
-      window.clearTimeout(releaseTimer);
-      releaseTimer = window.setTimeout(release, ms);
     }
   }
 
@@ -425,8 +394,10 @@
         function () {
           // nothing came back: the tap stays first in the queue
           window.clearTimeout(timeout);
-          q.busy = false;
-          retryLater(key);
+          whenFree(function () {
+            q.busy = false;
+            retryLater(key);
+          });
         }
       );
   }
@@ -502,26 +473,6 @@
     });
   }
 
-  document.addEventListener(
-    "pointerdown",
-    function (evt) {
-      if (boxOf(evt.target)) {
-        fingerDown = true;
-        releaseIn(HOLD_MAX_MS);
-      }
-    },
-    true
-  );
-  document.addEventListener("pointerup", function () {
-    releaseIn(AFTER_UP_MS);
-  }, true);
-  document.addEventListener("pointercancel", function () {
-    releaseIn(0);
-  }, true);
-  // the click (and the submit it makes) is dispatched first: the tap is recorded
-  document.addEventListener("click", function () {
-    releaseIn(0);
-  }, true);
   document.addEventListener("submit", onSubmit, true);
   document.addEventListener("change", onChange, true);
   document.addEventListener("input", onInput, true);

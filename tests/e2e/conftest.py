@@ -17,6 +17,10 @@ Fixtures
 
 Helpers (import them: ``from tests.e2e.conftest import fits_width``)
     ``fits_width(page)``  the page does not scroll sideways at its viewport width
+    ``HeldAnswers(page, url)``  requests to ``url`` wait at the browser's end until
+                     ``.let_go()``: an answer arrives exactly when the test says
+    ``tap_as_answers_arrive(page, target, held)``  a finger down on ``target``, the
+                     held answers let go, the finger up: the target must stay
 
 Mark every test ``@pytest.mark.e2e``.  Playwright cannot download browsers
 here: the fixtures use ``/usr/bin/chromium`` (``CHROMIUM`` overrides it).
@@ -37,6 +41,7 @@ from flask import Flask
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from scorer.extensions import db
+from scorer.pdf import preload as preload_pdf
 from tests.builders import make_app
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -100,7 +105,13 @@ class LiveServer:
 
 
 def start_server(app: Flask) -> LiveServer:
-    """Serve ``app`` on 127.0.0.1 (a free port) in a daemon thread."""
+    """Serve ``app`` on 127.0.0.1 (a free port) in a daemon thread.
+
+    The PDF renderer is loaded first, as a served worker does (scorer.create_app under
+    gunicorn): loaded by the first PDF tapped, its import (a second of CPU, many on a
+    busy machine) would run inside the test's wait for the tap's page.
+    """
+    preload_pdf()
     line = Line(app)
     server = make_server("127.0.0.1", 0, line, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
@@ -222,3 +233,47 @@ def fits_width(page: Any) -> bool:
     """
     width = page.evaluate("() => document.documentElement.scrollWidth")
     return bool(width <= page.viewport_size["width"])
+
+
+class HeldAnswers:
+    """Requests to ``url`` (a glob) wait at the browser's end until :meth:`let_go`.
+
+    An answer then arrives when the test says (while a finger is down, say), not when
+    a busy machine happens to deliver it.  Requests after ``let_go`` go straight on.
+    """
+
+    def __init__(self, page: Any, url: str) -> None:
+        self.waiting: list[Any] = []
+        self.gone = False
+        page.route(url, self.hold)
+
+    def hold(self, route: Any) -> None:
+        if self.gone:
+            route.continue_()
+        else:
+            self.waiting.append(route)
+
+    def let_go(self) -> None:
+        self.gone = True
+        while self.waiting:
+            self.waiting.pop(0).continue_()
+
+
+def tap_as_answers_arrive(page: Any, target: Any, held: HeldAnswers) -> None:
+    """Tap ``target`` with the finger down while the ``held`` answers arrive.
+
+    The page keeps them back until the tap is over (``data-answers-held`` on
+    ``<html>``, static/scorer.js): the button stays where it was, the same element,
+    and the finger comes up on it.
+    """
+    target.scroll_into_view_if_needed()
+    button = target.element_handle()
+    box = button.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    held.let_go()
+    playwright_api.expect(page.locator("html[data-answers-held]")).to_have_count(1)
+    assert button.evaluate("el => el.isConnected"), "the button was replaced under the finger"
+    assert button.bounding_box() == box, "the button moved under the finger"
+    page.mouse.up()

@@ -11,9 +11,17 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import LiveServer
+from tests.e2e.conftest import HeldAnswers, LiveServer, tap_as_answers_arrive
 from tests.e2e.test_calculator import start
-from tests.e2e.test_flows import press_start, start_match
+from tests.e2e.test_flows import (
+    ROWS,
+    fill_hand,
+    live_result,
+    new_table,
+    press_start,
+    start_match,
+    totals,
+)
 from tests.e2e.test_quick_taps import slow_connection
 
 pytestmark = pytest.mark.e2e
@@ -148,19 +156,14 @@ def test_a_tap_whose_finger_is_down_when_an_answer_arrives(page: Page) -> None:
     browser would send no click.  It waits until the tap is over."""
     start_match(page, ["Anna", "Bert"], preset="schweizer")
     press_start(page)
-    slow_connection(page)
-    button = page.locator(meld_button(page, "four A"))
+    trump = HeldAnswers(page, "**/trump")
     page.locator("#trump-set label:has(input[value='H'])").click()
-    button.scroll_into_view_if_needed()
-    box = button.bounding_box()
-    assert box is not None
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
-    # the trump's answer is in while the finger is still down: it waits
-    expect(page.locator("#entry[data-taps-held]")).to_have_count(1)
-    page.mouse.up()
+    # the trump is on its way (its answer held back until the finger is down)
+    expect(page.locator("#entry[data-taps-waiting='1']")).to_have_count(1)
+    tap_as_answers_arrive(page, page.locator(meld_button(page, "four A")), trump)
     settled(page, "#entry")
     expect(page.locator(".meld-log li")).to_have_count(1)
+    expect(page.locator(".meld-log li")).to_contain_text("100")
     expect(page.locator("#trump-set input[value='H']")).to_be_checked()
 
 
@@ -192,3 +195,25 @@ def test_a_meld_taken_back_on_a_slow_connection(page: Page) -> None:
     expect(page.locator(".meld-log li")).to_have_count(1)
     expect(page.locator(".meld-log li")).to_contain_text("80")
     expect(page.locator("#party-set")).to_contain_text("80")
+
+
+def test_save_tapped_as_the_live_result_grows(page: Page) -> None:
+    """The last trick value typed, Save tapped at once: the live result above the
+    button grows from a one-line hint to the whole result while the finger is down.
+    Swapped in then, it would push Save away from under the finger (no click, the
+    hand not saved); it waits until the tap is over."""
+    new_table(page)
+    fill_hand(page, declarer=0, bid=180, trump="H", melds={0: 40, 1: 20}, tricks={0: 150})
+    # the hint that the trick points of all parties but one are wanted (two missing)
+    live_result(page, "2 (fehlen|are missing)")
+    hint = page.locator("#live-result").bounding_box()
+    preview = HeldAnswers(page, "**/hands/preview")
+    page.locator("#parties-1-tricks").fill("60")
+    tap_as_answers_arrive(page, page.locator("#hand-form .actions button[type=submit]"), preview)
+    expect(page.locator(ROWS)).to_have_count(1)
+    assert totals(page) == ["190", "80", "40"]
+    # the answer held back was taller than the hint: the button would have moved
+    fill_hand(page, declarer=0, bid=180, trump="H", melds={0: 40, 1: 20}, tricks={0: 150, 1: 60})
+    live_result(page, "150 \\+ 60 \\+ 40 = 250")
+    result = page.locator("#live-result").bounding_box()
+    assert hint is not None and result is not None and result["height"] > hint["height"]
