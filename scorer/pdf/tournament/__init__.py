@@ -26,11 +26,12 @@ cache keyed by what the PDF shows (:func:`.cache.cached_pdf`, keys from
 from __future__ import annotations
 
 import base64
+import dataclasses
 import functools
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,11 @@ name off the line."""
 PNG_URI = "data:image/png;base64,"
 SLIP_LINE_MM = 7.5
 """A deal's line on a paper slip: room to write a hand's figures by hand."""
+CARD_SECONDS = 0.02
+SLIP_SECONDS = 0.08
+"""About what a table card and a paper slip take to render (bench/RESULTS.md, "Tournament
+paper"): the "ready in n seconds" of a printout being made, and whether it is worth a
+process of its own."""
 
 
 @functools.lru_cache(maxsize=8)
@@ -80,16 +86,31 @@ def _fingerprint(template_folder: str) -> str:
     return digest.hexdigest()
 
 
+def _plain(value: Any) -> Any:
+    """A value of a key's parts as JSON: a dataclass by its class and fields, a date as
+    ISO text, anything else (a Decimal) as its text."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        return [type(value).__name__, fields]
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, frozenset | set):
+        return sorted(value, key=repr)
+    return str(value)
+
+
 def document_key(kind: str, *parts: object) -> str:
     """The cache key of a printout: its kind, what it shows (``parts``), the language, the code.
 
-    ``parts`` must name everything the PDF shows: for a tournament its poll
-    tag (players, rounds, tables, every hand) and the address its QR codes carry.
+    ``parts`` are the values the printout is rendered from, whole (frozen
+    dataclasses of :mod:`scorer.services.tournaments.paper`, the addresses its
+    QR codes carry): nothing it shows is left out, and nothing it does not show
+    (a saved hand, for a table card) is in.
     """
     fingerprint = _fingerprint(str(current_app.template_folder or ""))
     text = json.dumps(
         ["tournament", kind, *parts, str(get_locale()), fingerprint],
-        default=str,
+        default=_plain,
         ensure_ascii=False,
         separators=(",", ":"),
     )
