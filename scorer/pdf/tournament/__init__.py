@@ -6,14 +6,16 @@ row: the match's PDF room imports nothing of the tournament), through the same
 machinery as the score sheet: WeasyPrint with the DejaVu fonts, a URL
 fetcher that reads only our static files and the fonts
 (:func:`.layout.render_pdf`), a render in one of the work slots and a disk
-cache keyed by what the PDF shows (:func:`.cache.cached_pdf`, keys from
-:func:`document_key`).
+cache keyed by what the PDF shows (:mod:`.cache`, keys from :func:`document_key`;
+when and where each is made: :mod:`scorer.views.tournaments.printouts`).
 
 - **Table cards**: four A6 cards to an A4 page with cut lines; the table's
   QR code (at least 3 cm, read from 30 cm) is a PNG of one pixel per module,
   printed sharp (:func:`qr_image`).
 - **Paper slips**: one A4 page per table, a line per deal (who deals, who
-  sits out at a table of four), totals and a line to sign per player.
+  sits out at a table of four), totals and a line to sign per player; the
+  boxes one drawing per kind of table, the words columns of lines over it
+  (:mod:`.slipgrid`, :mod:`.slipframe`).
 - **Rankings**: A4 portrait, the table head repeated on every page, page
   numbers, "provisional" while the round is open.
 - **Certificates**: A4 landscape, one page per player of the first three places.
@@ -44,7 +46,7 @@ from ...words import MINUS, local_time, signed
 from ...words import money as money_text
 from ..layout import css_string, page_numbers
 from ..resources import font_urls, url_fetcher
-from . import lines, slipgrid
+from . import lines, slipframe, slipgrid
 
 TEMPLATES = "pdf/tournament"
 QR_MM = 36
@@ -148,13 +150,18 @@ def _render(html: str) -> bytes:
     inner = url_fetcher()
 
     class WithCodes(URLFetcher):
-        """Our static files and fonts, and a ``data:image/png`` URI that is one of our codes."""
+        """Our static files and fonts, a ``data:image/png`` URI that is one of our codes, and
+        a ``data:image/svg+xml`` URI that is one of our slips' drawings."""
 
         def fetch(self, url: str, headers: Any = None) -> Any:
             if url.startswith(PNG_URI):
                 body = base64.b64decode(url[len(PNG_URI) :], validate=True)
                 if body.startswith(b"\x89PNG"):
                     return URLFetcherResponse(url, body, {"Content-Type": "image/png"})
+            if url.startswith(slipframe.SVG_URI):
+                body = base64.b64decode(url[len(slipframe.SVG_URI) :], validate=True)
+                if body.startswith(slipframe.SVG_HEAD):
+                    return URLFetcherResponse(url, body, {"Content-Type": "image/svg+xml"})
             return inner.fetch(url, headers)
 
     static = Path(current_app.static_folder or "").resolve()
@@ -232,17 +239,42 @@ def paper_slips(heading: Any, slips: Sequence[Any]) -> bytes:
     """One A4 paper slip per table (paper.Slip): a line per deal, totals, signatures.
 
     A line is 7.5 mm high, room for a hand's figures; a round of many deals gets
-    lower lines (never below 5.5 mm) before a slip runs onto a second page.
+    lower lines (never below 5.5 mm) before a slip runs onto a second page.  The
+    boxes, heads and labels are one drawing per kind of table (:mod:`.slipgrid`).
     """
     most = max((len(slip.deals) for slip in slips), default=0)
     row_mm = SLIP_LINE_MM if most <= 16 else max(5.5, round(SLIP_LINE_MM * 16 / most, 2))
-    grids = slipgrid.grids(slips, row_mm, gettext("sits out"))
+    words = slipgrid.Words(
+        deal=gettext("Deal"),
+        dealer=gettext("Dealer"),
+        bid=gettext("Bid"),
+        declarer=gettext("Declarer"),
+        seat=gettext("Seat"),
+        melds=gettext("Melds"),
+        tricks=gettext("Tricks"),
+        points=gettext("Points"),
+        total=gettext("Total points"),
+        lost=gettext("Lost games"),
+        sits_out=gettext("sits out"),
+        typed_in=gettext("Typed in by the organiser (initials):"),
+        signature=gettext("Signature"),
+        schreiber=gettext("Schreiber, deals first"),
+    )
+    grids = [
+        slipgrid.build(
+            slip,
+            row_mm,
+            words,
+            [gettext("No. %(number)s", number=s.number) for s in slip.card.seats],
+        )
+        for slip in slips
+    ]
     return render_document(
         "slips.html",
         title=page_title(heading, gettext("Paper slips")),
         slips=slips,
         grids=grids,
-        backgrounds=slipgrid.backgrounds(grids),
+        frames=slipgrid.frames(grids),
         row_mm=row_mm,
         **_head(heading),
     )
