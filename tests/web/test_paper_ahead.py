@@ -203,7 +203,7 @@ def test_a_tap_while_they_are_made_is_told_when_they_are_ready(
         assert response.headers["Cache-Control"] == "no-store"
         text = page_text(response)
         assert "Being prepared: ready in about" in text
-        assert "This page opens it by itself" in text
+        assert "This page reloads itself and shows the PDF" in text
         assert f'content="{response.headers["Retry-After"]}"' in response.get_data(as_text=True)
     # a second draw tap, a redirect to the round page: no second child for the same paper
     assert client.get(f"/t/{token}/rounds/1?lang=en").status_code == 200

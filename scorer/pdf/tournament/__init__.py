@@ -60,7 +60,7 @@ PNG_URI = "data:image/png;base64,"
 SLIP_LINE_MM = 7.5
 """A deal's line on a paper slip: room to write a hand's figures by hand."""
 CARD_SECONDS = 0.02
-SLIP_SECONDS = 0.08
+SLIP_SECONDS = 0.05
 """About what a table card and a paper slip take to render (bench/RESULTS.md, "Tournament
 paper"): the "ready in n seconds" of a printout being made, and whether it is worth a
 process of its own."""
