@@ -261,3 +261,24 @@ def test_a_redraw_makes_the_new_seating_ahead(ahead_app: Flask, renders: Counter
     after = both(client, token)
     assert after[0] != before[0] and after[1] != before[1]
     assert not renders
+
+
+def test_a_small_rounds_paper_waits_for_a_busy_slot_in_a_child_not_in_the_request(
+    ahead_app: Flask, renders: Counter[str]
+) -> None:
+    token = a_round(ahead_app)  # three tables: small enough for the request, but no slot
+    client = ahead_app.test_client()
+    folder = Path(ahead_app.config["WORK_SLOT_DIR"])
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / "slot-0.lock").open("ab") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        waiting = client.get(f"/t/{token}/rounds/1/cards.pdf?lang=en")
+        assert waiting.status_code == 202 and len(ahead.running()) == 1
+        # a ranking is no round's paper: busy, try again
+        busy = client.get(f"/t/{token}/ranking.pdf?lang=en")
+        assert busy.status_code == 503 and "Retry-After" in busy.headers
+        fcntl.flock(handle, fcntl.LOCK_UN)
+    wait_for_children()
+    cards = client.get(f"/t/{token}/rounds/1/cards.pdf?lang=en")
+    assert cards.status_code == 200 and "Table 3" in text_of(cards.data)
+    assert not renders

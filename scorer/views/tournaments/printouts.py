@@ -12,10 +12,13 @@ the results, so its key follows them.
 it, a page that says it is being prepared and reloads itself (202); else a
 small printout rendered in a work slot of the request, a big one (a round's
 cards or slips at many tables, with ``PDF_AHEAD``) handed to a process of its
-own (:mod:`scorer.ahead`) with the same page.  :func:`prepare_round`, called
-after a draw, a redraw, a new link, a renamed player or new settings, makes
-the round's cards and slips ahead, so the organiser's tap at the break finds
-them ready; :func:`make_ahead` is what that process runs.
+own (:mod:`scorer.ahead`) with the same page — as is a small one of a round
+when every slot is taken (the process waits for one, the request does not).
+
+:func:`prepare_round`, called after a draw, a redraw, a new link, a renamed
+player or new settings, makes the round's cards and slips ahead, so the
+organiser's tap at the break finds them ready; :func:`make_ahead` is what that
+process runs.
 """
 
 from __future__ import annotations
@@ -141,9 +144,14 @@ def _being_prepared(printout: Printout, seconds: int) -> Response:
     return response
 
 
+def _can_wait(printout: Printout) -> bool:
+    """Whether ``printout`` may be made in a process of its own (a round's cards or slips)."""
+    return printout.round is not None and ahead.enabled()
+
+
 def _ahead(printout: Printout) -> bool:
     """Whether ``printout`` goes to a process of its own rather than the request."""
-    return printout.round is not None and ahead.enabled() and printout.seconds > INLINE_SECONDS
+    return _can_wait(printout) and printout.seconds > INLINE_SECONDS
 
 
 def serve(tournament: Tournament, printout: Printout) -> Response:
@@ -180,6 +188,9 @@ def _make(tournament: Tournament, printout: Printout) -> bytes | Response:
             with slots.work_slot():
                 data = printout.render()
         except PdfBusy:
+            # a round's paper waits for the slot in a process of its own, not in this thread
+            if _can_wait(printout) and _start(tournament, printout.round, [(printout, claim)]):
+                return _being_prepared(printout, round(START_SECONDS + printout.seconds))
             return slots.busy_response(gettext("Other printouts are being made right now."))
         cache.keep(printout.key, data)
         return data
