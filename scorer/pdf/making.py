@@ -62,6 +62,13 @@ class Claim:
     def fd(self) -> int:
         return self._handle.fileno()
 
+    def expect(self, seconds: float) -> None:
+        """Say in the claim's file that the making begins now and takes about ``seconds``."""
+        self._handle.seek(0)
+        self._handle.truncate()
+        self._handle.write(json.dumps({"started": time.time(), "seconds": seconds}).encode())
+        self._handle.flush()
+
     def release(self, done: bool = True) -> None:
         """Let go of the claim; ``done``: the PDF is stored (or given up), remove the file.
 
@@ -105,11 +112,9 @@ def claim(key: str, seconds: float) -> Claim | None:
         if same:
             break
         handle.close()
-    handle.seek(0)
-    handle.truncate()
-    handle.write(json.dumps({"started": time.time(), "seconds": seconds}).encode())
-    handle.flush()
-    return Claim(key, path, handle)
+    found = Claim(key, path, handle)
+    found.expect(seconds)
+    return found
 
 
 def adopt(key: str, fd: int) -> Claim:

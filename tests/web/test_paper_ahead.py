@@ -14,8 +14,10 @@ from __future__ import annotations
 import fcntl
 import io
 import os
+import subprocess
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -139,7 +141,12 @@ def test_a_renamed_player_makes_both_again(
 
 def wait_for_children() -> None:
     for child in ahead.running():
-        child.wait(timeout=CHILD_TIMEOUT)
+        try:
+            child.wait(timeout=CHILD_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            child.kill()  # a test leaves no process behind, even a hung one
+            child.wait()
+            raise
     assert not ahead.running()
 
 
@@ -153,15 +160,18 @@ def ahead_app(app: Flask) -> Iterator[Flask]:
         wait_for_children()
 
 
-@pytest.fixture
-def slot_taken(ahead_app: Flask) -> Iterator[None]:
-    """The only work slot taken (another render): a child waits for it."""
-    folder = Path(ahead_app.config["WORK_SLOT_DIR"])
+@contextmanager
+def slot_held(app: Flask) -> Iterator[None]:
+    """The only work slot taken (another render): a child waits for it, so a test sees it
+    running, whatever the machine's speed."""
+    folder = Path(app.config["WORK_SLOT_DIR"])
     folder.mkdir(parents=True, exist_ok=True)
     with (folder / "slot-0.lock").open("ab") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
-        yield
-        fcntl.flock(handle, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def draw_through_the_page(client: FlaskClient, token: str) -> None:
@@ -169,13 +179,18 @@ def draw_through_the_page(client: FlaskClient, token: str) -> None:
     assert response.status_code == 303
 
 
+def a_tournament(app: Flask) -> str:
+    with app.app_context():
+        return str(tournament_with(9, rounds_=3).token)
+
+
 def test_the_draw_makes_the_cards_and_slips_ahead(ahead_app: Flask, renders: Counter[str]) -> None:
     client = ahead_app.test_client()
-    with ahead_app.app_context():
-        token = str(tournament_with(9, rounds_=3).token)
-    draw_through_the_page(client, token)  # answers at once: a child renders
-    children = ahead.running()
-    assert len(children) == 1
+    token = a_tournament(ahead_app)
+    with slot_held(ahead_app):
+        draw_through_the_page(client, token)  # answers at once: a child renders
+        children = ahead.running()
+        assert len(children) == 1
     wait_for_children()
     assert children[0].returncode == 0
     cards, slips = both(client, token)
@@ -184,50 +199,35 @@ def test_the_draw_makes_the_cards_and_slips_ahead(ahead_app: Flask, renders: Cou
     # the round page finds them kept: nothing more is started
     assert client.get(f"/t/{token}/rounds/1?lang=en").status_code == 200
     assert not ahead.running()
+    assert not list(Path(ahead_app.config["PDF_CACHE_DIR"]).glob("*.making"))
 
 
 def test_a_tap_while_they_are_made_is_told_when_they_are_ready(
-    ahead_app: Flask, slot_taken: None, renders: Counter[str]
+    ahead_app: Flask, renders: Counter[str]
 ) -> None:
     client = ahead_app.test_client()
-    with ahead_app.app_context():
-        token = str(tournament_with(9, rounds_=3).token)
-    draw_through_the_page(client, token)
-    (child,) = ahead.running()
-    # the child waits for the slot, at a lower priority than this process
-    assert os.getpriority(os.PRIO_PROCESS, child.pid) > os.getpriority(os.PRIO_PROCESS, 0)
-    for kind in ("cards", "slips"):
-        response = client.get(f"/t/{token}/rounds/1/{kind}.pdf?lang=en")
-        assert response.status_code == 202, kind
-        assert 1 <= int(response.headers["Retry-After"]) <= printouts.RETRY_MOST
-        assert response.headers["Cache-Control"] == "no-store"
-        text = page_text(response)
-        assert "Being prepared: ready in about" in text
-        assert "This page reloads itself and shows the PDF" in text
-        assert f'content="{response.headers["Retry-After"]}"' in response.get_data(as_text=True)
-    # a second draw tap, a redirect to the round page: no second child for the same paper
-    assert client.get(f"/t/{token}/rounds/1?lang=en").status_code == 200
-    assert ahead.running() == [child]
-    assert not renders  # the taps rendered nothing themselves
-
-
-def test_once_the_slot_is_free_the_child_makes_them(
-    ahead_app: Flask, tmp_path: Path, renders: Counter[str]
-) -> None:
-    client = ahead_app.test_client()
-    with ahead_app.app_context():
-        token = str(tournament_with(9, rounds_=3).token)
-    folder = Path(ahead_app.config["WORK_SLOT_DIR"])
-    folder.mkdir(parents=True, exist_ok=True)
-    with (folder / "slot-0.lock").open("ab") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+    token = a_tournament(ahead_app)
+    with slot_held(ahead_app):
         draw_through_the_page(client, token)
-        assert client.get(f"/t/{token}/rounds/1/slips.pdf?lang=en").status_code == 202
-        fcntl.flock(handle, fcntl.LOCK_UN)
+        (child,) = ahead.running()
+        # the child waits for the slot, at a lower priority than this process
+        assert os.getpriority(os.PRIO_PROCESS, child.pid) > os.getpriority(os.PRIO_PROCESS, 0)
+        for kind in ("cards", "slips"):
+            response = client.get(f"/t/{token}/rounds/1/{kind}.pdf?lang=en")
+            assert response.status_code == 202, kind
+            assert 1 <= int(response.headers["Retry-After"]) <= printouts.RETRY_MOST
+            assert response.headers["Cache-Control"] == "no-store"
+            text = page_text(response)
+            assert "Being prepared: ready in about" in text
+            assert "This page reloads itself and shows the PDF" in text
+            refresh = f'content="{response.headers["Retry-After"]}"'
+            assert refresh in response.get_data(as_text=True)
+        # the round page again (a second tab): no second child for the same paper
+        assert client.get(f"/t/{token}/rounds/1?lang=en").status_code == 200
+        assert ahead.running() == [child]
     wait_for_children()
     both(client, token)
-    assert not renders
-    assert not list(Path(ahead_app.config["PDF_CACHE_DIR"]).glob("*.making"))
+    assert not renders  # the taps rendered nothing themselves
 
 
 def test_a_tap_before_anything_was_made_hands_a_big_round_to_a_child(
@@ -236,11 +236,17 @@ def test_a_tap_before_anything_was_made_hands_a_big_round_to_a_child(
     token = a_round(ahead_app)  # drawn without the page: nothing made ahead
     monkeypatch.setattr(printouts, "INLINE_SECONDS", 0.0)  # three tables count as big
     client = ahead_app.test_client()
-    first = client.get(f"/t/{token}/rounds/1/slips.pdf?lang=en")
-    assert first.status_code == 202
+    with slot_held(ahead_app):
+        first = client.get(f"/t/{token}/rounds/1/slips.pdf?lang=en")
+        assert first.status_code == 202
+        assert len(ahead.running()) == 1  # one child makes the round's cards too, then slips
+        # the cards tapped next: under way already, no second child
+        assert client.get(f"/t/{token}/rounds/1/cards.pdf?lang=en").status_code == 202
+        assert len(ahead.running()) == 1
     wait_for_children()
     again = client.get(f"/t/{token}/rounds/1/slips.pdf?lang=en")
     assert again.status_code == 200 and again.data.startswith(b"%PDF")
+    assert client.get(f"/t/{token}/rounds/1/cards.pdf?lang=en").status_code == 200
     assert not renders
     # one table's slip is small: made in the request
     one = client.get(f"/t/{token}/rounds/1/slips.pdf?table=2&lang=en")
@@ -249,14 +255,14 @@ def test_a_tap_before_anything_was_made_hands_a_big_round_to_a_child(
 
 def test_a_redraw_makes_the_new_seating_ahead(ahead_app: Flask, renders: Counter[str]) -> None:
     client = ahead_app.test_client()
-    with ahead_app.app_context():
-        token = str(tournament_with(9, rounds_=3).token)
+    token = a_tournament(ahead_app)
     draw_through_the_page(client, token)
     wait_for_children()
     before = both(client, token)
-    response = client.post(f"/t/{token}/rounds/1/redraw?lang=en", data={"attempt": "1"})
-    assert response.status_code == 303
-    assert len(ahead.running()) == 1
+    with slot_held(ahead_app):
+        response = client.post(f"/t/{token}/rounds/1/redraw?lang=en", data={"attempt": "1"})
+        assert response.status_code == 303
+        assert len(ahead.running()) == 1
     wait_for_children()
     after = both(client, token)
     assert after[0] != before[0] and after[1] != before[1]
@@ -268,16 +274,12 @@ def test_a_small_rounds_paper_waits_for_a_busy_slot_in_a_child_not_in_the_reques
 ) -> None:
     token = a_round(ahead_app)  # three tables: small enough for the request, but no slot
     client = ahead_app.test_client()
-    folder = Path(ahead_app.config["WORK_SLOT_DIR"])
-    folder.mkdir(parents=True, exist_ok=True)
-    with (folder / "slot-0.lock").open("ab") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+    with slot_held(ahead_app):
         waiting = client.get(f"/t/{token}/rounds/1/cards.pdf?lang=en")
         assert waiting.status_code == 202 and len(ahead.running()) == 1
         # a ranking is no round's paper: busy, try again
         busy = client.get(f"/t/{token}/ranking.pdf?lang=en")
         assert busy.status_code == 503 and "Retry-After" in busy.headers
-        fcntl.flock(handle, fcntl.LOCK_UN)
     wait_for_children()
     cards = client.get(f"/t/{token}/rounds/1/cards.pdf?lang=en")
     assert cards.status_code == 200 and "Table 3" in text_of(cards.data)

@@ -182,18 +182,35 @@ def _make(tournament: Tournament, printout: Printout) -> bytes | Response:
         data = cache.read(printout.key)  # stored before the claim was taken
         if data is not None:
             return data
-        if _ahead(printout) and _start(tournament, printout.round, [(printout, claim)]):
-            return _being_prepared(printout, round(START_SECONDS + printout.seconds))
+        handed = _hand_on(tournament, printout, claim) if _ahead(printout) else None
+        if handed is not None:
+            return handed
         try:
             with slots.work_slot():
                 data = printout.render()
         except PdfBusy:
             # a round's paper waits for the slot in a process of its own, not in this thread
-            if _can_wait(printout) and _start(tournament, printout.round, [(printout, claim)]):
-                return _being_prepared(printout, round(START_SECONDS + printout.seconds))
+            handed = _hand_on(tournament, printout, claim) if _can_wait(printout) else None
+            if handed is not None:
+                return handed
             return slots.busy_response(gettext("Other printouts are being made right now."))
         cache.keep(printout.key, data)
         return data
+
+
+def _hand_on(tournament: Tournament, printout: Printout, claim: making.Claim) -> Response | None:
+    """Hand ``printout`` (claimed) to a process of its own, with the rest of its round's
+    paper that is neither kept nor under way (the organiser who taps the cards taps the
+    slips next); the "being prepared" page, or None when no process started."""
+    row = paper.round_row(tournament, printout.round or 0)
+    claimed = _claim_round(tournament, row, (printout, claim))
+    if _start(tournament, row.number, claimed):
+        found = making.under_way(printout.key)
+        return _being_prepared(printout, found.left() if found else 1)
+    for _, other in claimed:
+        if other is not claim:
+            other.release()
+    return None
 
 
 # -- made ahead --------------------------------------------------------------------------
@@ -227,6 +244,34 @@ def _start(
     return True
 
 
+def _claim_round(
+    tournament: Tournament, row: Round, held: tuple[Printout, making.Claim] | None = None
+) -> list[tuple[Printout, making.Claim]]:
+    """The round's printouts neither kept nor under way, claimed, in the order a process
+    makes them (``held``: one the caller claimed already, in its place); each claim says
+    when it should be ready (the slips come after the cards)."""
+    claimed: list[tuple[Printout, making.Claim]] = []
+    waited = START_SECONDS
+    for kind, make in ROUND_PRINTOUTS.items():
+        if held is not None and held[0].kind == kind:
+            waited += held[0].seconds
+            held[1].expect(waited)
+            claimed.append(held)
+            continue
+        printout = make(tournament, row)
+        if cache.read(printout.key) is not None:
+            continue
+        claim = making.claim(printout.key, waited + printout.seconds)
+        if claim is None:
+            continue
+        if cache.read(printout.key) is not None:
+            claim.release()
+            continue
+        waited += printout.seconds
+        claimed.append((printout, claim))
+    return claimed
+
+
 def prepare_round(tournament: Tournament, row: Round | None = None) -> None:
     """Make the cards and slips of ``row`` (default: the round being played) ahead.
 
@@ -242,19 +287,7 @@ def prepare_round(tournament: Tournament, row: Round | None = None) -> None:
         return
     claimed: list[tuple[Printout, making.Claim]] = []
     try:
-        waited = START_SECONDS
-        for make in ROUND_PRINTOUTS.values():
-            printout = make(tournament, row)
-            if cache.read(printout.key) is not None:
-                continue
-            waited += printout.seconds  # the slips come after the cards
-            claim = making.claim(printout.key, waited)
-            if claim is None:
-                continue
-            if cache.read(printout.key) is not None:
-                claim.release()
-                continue
-            claimed.append((printout, claim))
+        claimed = _claim_round(tournament, row)
         if claimed and _start(tournament, row.number, claimed):
             claimed = []
     except OSError:
