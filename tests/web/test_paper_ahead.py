@@ -284,3 +284,17 @@ def test_a_small_rounds_paper_waits_for_a_busy_slot_in_a_child_not_in_the_reques
     cards = client.get(f"/t/{token}/rounds/1/cards.pdf?lang=en")
     assert cards.status_code == 200 and "Table 3" in text_of(cards.data)
     assert not renders
+
+
+def test_without_a_cache_folder_to_write_the_paper_is_made_in_the_request(
+    ahead_app: Flask, tmp_path: Path, renders: Counter[str]
+) -> None:
+    (tmp_path / "a-file").write_text("not a folder")
+    ahead_app.config["PDF_CACHE_DIR"] = str(tmp_path / "a-file" / "pdf-cache")
+    client = ahead_app.test_client()
+    token = a_tournament(ahead_app)
+    draw_through_the_page(client, token)  # nothing can be claimed: nothing started
+    assert not ahead.running()
+    cards, slips = both(client, token)
+    assert renders == {"cards.html": 1, "slips.html": 1}
+    assert "Table 3" in text_of(cards)

@@ -144,9 +144,14 @@ def _being_prepared(printout: Printout, seconds: int) -> Response:
     return response
 
 
+def _ahead_on() -> bool:
+    """``PDF_AHEAD``, and a cache for the other process to leave its PDFs in."""
+    return ahead.enabled() and bool(current_app.config["PDF_CACHE"])
+
+
 def _can_wait(printout: Printout) -> bool:
     """Whether ``printout`` may be made in a process of its own (a round's cards or slips)."""
-    return printout.round is not None and ahead.enabled()
+    return printout.round is not None and _ahead_on()
 
 
 def _ahead(printout: Printout) -> bool:
@@ -171,7 +176,14 @@ def serve(tournament: Tournament, printout: Printout) -> Response:
 
 def _make(tournament: Tournament, printout: Printout) -> bytes | Response:
     """A printout not kept: claimed and made here or handed on, or being made elsewhere."""
-    claim = making.claim(printout.key, printout.seconds)
+    try:
+        claim = making.claim(printout.key, printout.seconds)
+    except OSError:  # no claim without a cache folder to write: made here, unclaimed
+        log.warning("could not claim a printout in the PDF cache", exc_info=True)
+        try:
+            return cache.cached_pdf(printout.key, printout.render)
+        except PdfBusy:
+            return slots.busy_response(gettext("Other printouts are being made right now."))
     if claim is None:
         found = making.under_way(printout.key)
         data = cache.read(printout.key)  # stored the moment its maker let go
@@ -278,7 +290,7 @@ def prepare_round(tournament: Tournament, row: Round | None = None) -> None:
     Nothing when ``PDF_AHEAD`` is off, the round is closed, or they are kept or
     being made already; returns at once (a process of its own renders them).
     """
-    if not ahead.enabled():
+    if not _ahead_on():
         return
     if row is None:
         drawn = tournament.round_rows
