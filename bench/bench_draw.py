@@ -4,7 +4,9 @@ Run: ``.venv/bin/python bench/bench_draw.py``.  The spec's case: 200 players
 with 9 earlier rounds (drawn round by round), then the tenth round's draw,
 timed several times.  Also a case where no round can be free of repeats
 (25 players after 10 rounds), so the search spends its whole budget, and the
-same round by the old way: the best of 10,000 random shuffles.
+same round by the old way: the best of 10,000 random shuffles; and small
+fields late in a series, where the search cannot reach its bound and the best
+of all seatings is found as well (14 and 15 players after 11 rounds).
 """
 
 from __future__ import annotations
@@ -65,3 +67,5 @@ if __name__ == "__main__":
     measure(600, 3)
     measure(27, 8)
     measure(25, 10, shuffles=10_000)
+    measure(14, 11)
+    measure(15, 11)

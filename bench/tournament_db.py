@@ -155,7 +155,7 @@ class Night:
     table_tokens: list[str]
     numbers: list[int]
     seconds: float  # to create it, register the players and draw round 1
-    token: str = ""  # the organiser's link
+    token: str = ""  # the organiser's link (the board)
 
 
 def build_night(

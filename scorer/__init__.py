@@ -15,10 +15,8 @@ from sqlalchemy import event
 
 from .config import Config, from_environment
 from .extensions import babel, csrf, db, htmx, migrate
+from .resources import folder
 from .words import select_locale
-
-ROOT = Path(__file__).resolve().parent.parent
-
 
 # PRAGMA synchronous takes a keyword; only these are passed on to SQLite
 SYNCHRONOUS_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
@@ -57,8 +55,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The app, configured from ``Config``, the environment, then ``config``."""
     app = Flask(
         __name__,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(folder("templates")),
+        static_folder=str(folder("static")),
         instance_relative_config=True,
     )
     app.config.from_object(Config)
@@ -73,7 +71,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         options = app.config["SQLALCHEMY_ENGINE_OPTIONS"]
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {**options, "pool_pre_ping": False}
     db.init_app(app)
-    migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
+    migrate.init_app(app, db, directory=str(folder("migrations")), render_as_batch=True)
     csrf.init_app(app)
     htmx.init_app(app)
     babel.init_app(
@@ -84,7 +82,18 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     _listen_for_sqlite(app)
 
     from . import assets, cache, chart, slots, web, words
-    from .views import hands, live, main, matches, melds, sessions, sheets, stats, two_player
+    from .views import (
+        hands,
+        live,
+        main,
+        matches,
+        melds,
+        online,
+        sessions,
+        sheets,
+        stats,
+        two_player,
+    )
 
     assets.init_app(app)
     web.init_app(app)
@@ -92,7 +101,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     cache.init_app(app)
     chart.init_app(app)
     slots.init_app(app)
-    for module in (main, matches, hands, two_player, melds, sheets, sessions, live, stats):
+    for module in (main, matches, hands, two_player, melds, sheets, sessions, live, stats, online):
         app.register_blueprint(module.bp)
     from .views.tournaments import BLUEPRINTS
 

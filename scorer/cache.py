@@ -3,7 +3,7 @@
 The sheet is most of the match page's work (a row per hand, every number formatted)
 and it changes only when a hand does.  Every change of a match bumps
 ``Match.version`` and sets ``Match.updated_at`` in the same transaction
-(``services._touch``), and every key (:func:`key`, the one place keys are made)
+(``services.writes.touch``), and every key (:func:`key`, the one place keys are made)
 holds both, or for the empty hand form what it shows of the match, together with
 everything of the request that a rendered text can show.  So a kept text is never
 out of date: the next change asks for another key.  That is
@@ -135,7 +135,7 @@ def key(kind: str, token: str, *shown: Hashable) -> Key:
 def match_shown(version: int, updated_at: Any) -> tuple[Hashable, ...]:
     """What a text rendered from the match as it is now shows of it: this version of it.
 
-    Every change bumps both in the same transaction (``services._touch``).
+    Every change bumps both in the same transaction (``services.writes.touch``).
     """
     return (version, updated_at)
 

@@ -32,9 +32,16 @@ class Config:
     SESSION_REFRESH_EACH_REQUEST = False
     MAX_CONTENT_LENGTH = 2 * 1024 * 1024  # a JSON backup of a whole club fits
     # a tournament's or a series' backup file: 200 tables of three rounds are ~8.5 MB
-    UPLOAD_LIMITS: ClassVar[dict[str, int]] = {"t_backup.restore": 16 * 1024 * 1024}
+    UPLOAD_LIMITS: ClassVar[dict[str, int]] = {
+        "t_backup.restore": 16 * 1024 * 1024,
+        # a hall's pushed state (3,000 players are about 0.1 MB compressed)
+        "online.push": 4 * 1024 * 1024,
+    }
     SQLALCHEMY_ENGINE_OPTIONS: ClassVar[dict[str, Any]] = {"pool_pre_ping": True}
     TESTING = False
+    # seconds a process answers the share link's poll from the match's state it read last
+    # (one read per link and process in that time, not one a poll; 0 in the tests)
+    SHARE_POLL_KEEP = 0.5
     # the match page, its sheet table and its empty hand form kept rendered in memory
     # (scorer.cache); off: everything is rendered afresh (the tests compare both ways)
     PAGE_CACHE = True

@@ -3,14 +3,18 @@
 The organiser's laptop runs the app for every phone on its own Wi-Fi
 (TOURNAMENT.md section 2, "Where it runs on the night"):
 
-1. the SQLite database in ``instance/`` is migrated to the newest schema;
+1. the SQLite database in ``instance/`` is migrated to the newest schema, and what a
+   restore left half-written when the laptop died is removed;
 2. a secret key is kept in ``instance/secret_key`` (made once, readable by the
    owner only), so both worker processes sign the same forms and a restart
    in the middle of a round loses no form a phone is showing;
 3. the links and QR codes carry the laptop's address on that network
    (``PUBLIC_URL``, unless it is set), never ``127.0.0.1``;
 4. gunicorn serves on every interface, port 5000 (``PORT``), with two workers
-   of four threads each (bench/RESULTS.md).
+   of four threads each (bench/RESULTS.md);
+5. beside it runs the pusher (``scorer.online_push``), a process of its own at a
+   low priority: a tournament the organiser put online is sent to its hosted
+   copy whenever the laptop reaches the internet.
 
 It prints the address to open on the laptop and to give the phones.
 """
@@ -19,13 +23,12 @@ from __future__ import annotations
 
 import os
 import secrets
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 from .network import lan_address
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def secret_key(instance: Path) -> str:
@@ -42,31 +45,38 @@ def secret_key(instance: Path) -> str:
     return key
 
 
-def main() -> None:
-    """Migrate, then serve the app to the hall's network."""
+def instance_folder() -> Path:
+    """Where the app keeps its database and key (Flask's instance folder of ``scorer``):
+    ``instance/`` in a checkout, beside the installed package otherwise."""
+    from flask import Flask
+
+    return Path(Flask("scorer").instance_path)
+
+
+def serve(bind: str, *, workers: int = 2, pusher: bool = False) -> None:
+    """Migrate, then serve with gunicorn on ``bind`` (gthread: ``workers`` × 4 threads).
+
+    ``pusher``: the tournament online's pusher beside it, a process of its own (it ends
+    when this one does).
+    """
     from gunicorn.app.base import BaseApplication
 
     from . import create_app
 
-    port = int(os.environ.get("PORT", "5000"))
-    instance = ROOT / "instance"
-    os.environ.setdefault("SECRET_KEY", secret_key(instance))
-    address = lan_address()
-    if address and not os.environ.get("PUBLIC_URL"):
-        os.environ["PUBLIC_URL"] = f"http://{address}:{port}"
     app = create_app()
     with app.app_context():
         from flask_migrate import upgrade
 
-        upgrade()
-    public = os.environ.get("PUBLIC_URL") or f"http://127.0.0.1:{port}"
-    print(f"scorer: open {public} (on this laptop also http://127.0.0.1:{port})", flush=True)
+        from .services.tournaments.restoring import discard_stale
 
-    class Hall(BaseApplication):
+        upgrade()
+        discard_stale()  # what a restore left when the laptop died in the middle of it
+
+    class Server(BaseApplication):
         def load_config(self) -> None:
             settings: dict[str, Any] = {
-                "bind": f"0.0.0.0:{port}",
-                "workers": int(os.environ.get("WORKERS", "2")),
+                "bind": bind,
+                "workers": workers,
                 "threads": 4,
                 "worker_class": "gthread",
                 "timeout": 60,
@@ -79,8 +89,25 @@ def main() -> None:
 
             return fresh()
 
-    sys.argv = sys.argv[:1]
-    Hall().run()
+    started = subprocess.Popen([sys.executable, "-m", "scorer.online_push"]) if pusher else None
+    try:
+        sys.argv = sys.argv[:1]
+        Server().run()
+    finally:
+        if started is not None:
+            started.terminate()
+
+
+def main() -> None:
+    """The hall: a kept key, the laptop's address in the links, served to the hall's network."""
+    port = int(os.environ.get("PORT", "5000"))
+    os.environ.setdefault("SECRET_KEY", secret_key(instance_folder()))
+    address = lan_address()
+    if address and not os.environ.get("PUBLIC_URL"):
+        os.environ["PUBLIC_URL"] = f"http://{address}:{port}"
+    public = os.environ.get("PUBLIC_URL") or f"http://127.0.0.1:{port}"
+    print(f"scorer: open {public} (on this laptop also http://127.0.0.1:{port})", flush=True)
+    serve(f"0.0.0.0:{port}", workers=int(os.environ.get("WORKERS", "2")), pusher=True)
 
 
 if __name__ == "__main__":

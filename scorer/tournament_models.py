@@ -13,7 +13,7 @@ import secrets
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, LargeBinary, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -46,6 +46,9 @@ class Series(db.Model):  # type: ignore[name-defined]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     version: Mapped[int] = mapped_column(default=1)
+    # a restore writing it in parts (services.tournaments.restoring): the moment of its last
+    # part; None once complete (its links are stand-ins until then, so nobody finds it)
+    restoring: Mapped[datetime | None] = mapped_column(default=None)
 
     tournaments: Mapped[list[Tournament]] = relationship(
         back_populates="series", order_by="Tournament.id"
@@ -110,6 +113,9 @@ class Tournament(db.Model):  # type: ignore[name-defined]
     series_id: Mapped[int | None] = mapped_column(
         ForeignKey("tournament_series.id"), index=True, default=None
     )
+    # a restore writing it in parts (services.tournaments.restoring): the moment of its last
+    # part; None once complete (its links are stand-ins until then, so nobody finds it)
+    restoring: Mapped[datetime | None] = mapped_column(default=None)
 
     series: Mapped[Series | None] = relationship(back_populates="tournaments")
     entrants: Mapped[list[Entrant]] = relationship(
@@ -227,6 +233,8 @@ class RetiredLink(db.Model):  # type: ignore[name-defined]
     link_number: Mapped[int] = mapped_column(default=1)
     retired_at: Mapped[datetime] = mapped_column(default=utcnow)
 
+    match: Mapped[Match] = relationship()
+
     reason = "replaced"
     """Why the link writes nothing (the page that says so words it)."""
 
@@ -247,3 +255,24 @@ class RedrawnLink(db.Model):  # type: ignore[name-defined]
     retired_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     reason = "redrawn"
+
+
+class PublicSnapshot(db.Model):  # type: ignore[name-defined]
+    """What the tournament's public link shows, built once per change for every process.
+
+    ``data`` is the public side as one compressed JSON value
+    (``services.tournaments.public_state``): the ranking, the round's progress, the
+    seating, and what the next build needs to go on from it.  ``tag`` is the poll
+    state it was built from; ``seq`` counts the builds (a process keeps the one it
+    read by ``seq``).  ``claimed_at``: a process is building the next one (so that
+    of the many polls that see a change, one builds and the others keep showing this).
+    """
+
+    __tablename__ = "tournament_public_snapshot"
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(default=1)
+    tag: Mapped[str] = mapped_column(String(120))
+    built_at: Mapped[datetime] = mapped_column(default=utcnow)
+    claimed_at: Mapped[datetime | None] = mapped_column(default=None)
+    data: Mapped[bytes] = mapped_column(LargeBinary)

@@ -253,7 +253,7 @@ def _server_error(error: Exception) -> tuple[str, int]:
 # (views.tournaments.public): they never use the session
 _POLL_PATH = re.compile(
     r"/v/(?:s/)?[A-Za-z0-9_-]{1,64}/sheet"
-    r"|/p/[A-Za-z0-9_-]{1,64}(?:/seats|/players/[0-9]{1,20})?/live"
+    r"|/[po]/[A-Za-z0-9_-]{1,64}(?:/seats|/players/[0-9]{1,20})?/live"
 )
 
 

@@ -10,12 +10,13 @@ computes a number of the game: the values come from :mod:`scorer.rules`.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
+from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from flask import Flask, current_app, request
-from flask_babel import format_currency, format_decimal, get_locale, gettext
+from flask_babel import format_currency, format_date, format_decimal, get_locale, gettext
 from flask_babel import lazy_gettext as _l
 
 from .rules import SPECIAL_GAMES, Bonus, RulesError
@@ -109,6 +110,26 @@ def rules_message(error: RulesError) -> str:
         return str(error)
 
 
+def said(value: object) -> str:
+    """What a service said (``services.errors.Said``: a template and its values) in the
+    user's language; anything else as it is."""
+    template = getattr(value, "template", None)
+    params = getattr(value, "params", None)
+    if not isinstance(template, str) or not isinstance(params, dict):
+        return str(value)
+    if not params:
+        return str(gettext(template))
+    return str(gettext(template, **{key: said(v) for key, v in params.items()}))
+
+
+def backup_reason(error: Any) -> str:
+    """Why a backup file was refused (``services.BackupError``), in the user's language."""
+    if error.cause is None:
+        return said(error.said)
+    reason = rules_message(error.cause)
+    return f"{said(error.where)}: {reason}" if error.where else reason
+
+
 def suit_name(letter: str | None) -> str:
     """The suit's German name (the same in both languages, as on the cards)."""
     name = SUITS.get(letter or "")
@@ -198,9 +219,18 @@ def local_time(moment: datetime | None, pattern: str = "%H:%M") -> str:
     return moment.replace(tzinfo=UTC).astimezone(zone).strftime(pattern)
 
 
+def day(iso: str, style: str = "medium") -> str:
+    """A day ("2026-11-27") as the language writes it ("27.11.2026"); anything else as it is."""
+    try:
+        return str(format_date(date.fromisoformat(iso), style)) if iso else ""
+    except ValueError:
+        return iso
+
+
 def init_app(app: Flask) -> None:
     """The words as template filters and globals (and the language they are in)."""
     app.jinja_env.filters["clock"] = local_time
+    app.jinja_env.filters["day"] = day
     app.jinja_env.filters["signed"] = signed
     app.jinja_env.filters["money"] = money
     app.jinja_env.filters["bonus"] = bonus_label
@@ -211,3 +241,26 @@ def init_app(app: Flask) -> None:
         suit_name=suit_name,
         outcome_text=outcome_text,
     )
+
+
+def percent(hundredths: int) -> str:
+    """Hundredths of a per cent as the page writes them: ``12,5 %``."""
+    return f"{format_decimal(Decimal(hundredths) / 100, format='0.##')}\u00a0%"
+
+
+def fund_note(fund: Any) -> str:
+    """The prize fund in words (a ``services.tournaments.money.Fund``): what goes in, what
+    the organiser keeps of it."""
+    if fund.lost_to_fund:
+        text = gettext("The prize fund is the entry fees and the lost-game money.")
+    else:
+        text = gettext(
+            "The prize fund is the entry fees; the lost-game money stays with the organiser."
+        )
+    if fund.keep_value and fund.keep_kind == "percent":
+        kept = gettext("The organiser keeps %(kept)s of it.", kept=percent(fund.keep_value))
+    elif fund.keep_value:
+        kept = gettext("The organiser keeps %(kept)s of it.", kept=money(fund.keep_value))
+    else:
+        kept = ""
+    return f"{text} {kept}".strip()

@@ -1,72 +1,70 @@
-// The beamer: a ranking longer than the screen turns its pages by itself.
+// The beamer: the ranking a page at a time, as many lines as fit the screen.
 //
-// templates/tournaments/public/_ranking.html marks the list with data-pages. On a
-// wide screen (a beamer, a laptop beside it) this shows as many rows as fit below
-// the list's top, and the next ones every PAGE_MS; "Page 2 of 3" says where it is.
-// The list is swapped by htmx whenever the ranking changed: the same page is shown
-// again on the new list. Phones scroll instead. Without this script the ranking is
-// one long list.
+// templates/tournaments/public/_ranking.html is one page of the ranking (data-page,
+// data-pages, data-rows); the server balances the pages (14 lines on a screen of 13:
+// two pages of 7).  On a wide screen (a beamer, a laptop beside it) this measures how
+// many lines fit below the list's top and asks for pages of that many (?rows=), then
+// for the next page every PAGE_MS; the page polls itself as every public page does
+// (a 204 while it reads the same).  Phones page by the links under the list.  Without
+// this script the beamer shows the pages a phone shows.
 (function () {
   "use strict";
 
   var PAGE_MS = 10000;
   var WIDE = window.matchMedia("(min-width: 64em)");
-  var page = 0;
-  var pages = 1;
 
-  function rowsOf(table) {
-    return Array.prototype.slice.call(table.tBodies[0] ? table.tBodies[0].rows : []);
+  function live() {
+    return document.getElementById("live");
   }
 
-  function layout() {
-    var table = document.querySelector("table[data-pages]");
-    if (!table) {
-      return;
+  // how many lines fit from the first one to the bottom of the window, less the pager's line
+  function fitting(box) {
+    var table = box.querySelector("table[data-ranking]");
+    var rows = table && table.tBodies[0] ? table.tBodies[0].rows : [];
+    if (!rows.length) {
+      return 0;
     }
-    var rows = rowsOf(table);
-    var note = document.getElementById("pub-pages");
-    rows.forEach(function (row) { row.hidden = false; });
-    pages = 1;
-    if (!WIDE.matches || rows.length === 0) {
-      if (note) { note.hidden = true; }
-      return;
-    }
-    // the room from the first row to the bottom of the window, less the note's line
     var top = rows[0].getBoundingClientRect().top + window.scrollY;
-    var reserve = note ? 2.2 * parseFloat(getComputedStyle(note).fontSize || "16") : 0;
-    var room = window.innerHeight - top - reserve;
+    var size = parseFloat(getComputedStyle(document.body).fontSize || "16");
+    var room = window.innerHeight - top - 2.5 * size;
     var height = rows[0].getBoundingClientRect().height || 1;
-    var perPage = Math.max(1, Math.floor(room / height));
-    pages = Math.ceil(rows.length / perPage);
-    if (page >= pages) {
-      page = 0;
+    return Math.max(3, Math.floor(room / height));
+  }
+
+  function ask(box, page, rows) {
+    var url = new URL(box.getAttribute("hx-get"), window.location.href);
+    url.searchParams.delete("shown");
+    url.searchParams.set("page", String(page));
+    url.searchParams.set("rows", String(rows));
+    window.htmx.ajax("GET", url.pathname + url.search, { target: box, swap: "outerHTML" });
+  }
+
+  function measure() {
+    var box = live();
+    if (!box || !WIDE.matches || !window.htmx) {
+      return;
     }
-    if (pages > 1) {
-      rows.forEach(function (row, index) {
-        row.hidden = Math.floor(index / perPage) !== page;
-      });
-    }
-    if (note) {
-      note.hidden = pages < 2;
-      note.textContent = (note.dataset.text || "")
-        .replace("{page}", String(page + 1))
-        .replace("{pages}", String(pages));
+    var rows = fitting(box);
+    if (rows && (!box.hasAttribute("data-beamer") || rows !== Number(box.dataset.rows))) {
+      ask(box, Number(box.dataset.page) || 1, rows);
     }
   }
 
   function turn() {
+    var box = live();
+    if (!box || !box.hasAttribute("data-beamer")) {
+      return;
+    }
+    var pages = Number(box.dataset.pages) || 1;
     if (pages > 1) {
-      page = (page + 1) % pages;
-      layout();
+      ask(box, (Number(box.dataset.page) || 1) % pages + 1, Number(box.dataset.rows));
     }
   }
 
   function start() {
-    layout();
+    measure();
     window.setInterval(turn, PAGE_MS);
-    window.addEventListener("resize", layout);
-    // the poll swapped in a new ranking: the same page of it
-    document.body.addEventListener("htmx:afterSettle", layout);
+    window.addEventListener("resize", measure);
   }
 
   if (document.readyState === "loading") {

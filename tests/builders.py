@@ -59,6 +59,7 @@ def make_app(tmp_path: Path, **extra: Any) -> Flask:
         # ranking built at most every TOURNAMENT_FRESH seconds)
         "TOURNAMENT_FRESH": 0,
         "TOURNAMENT_POLL_KEEP": 0,
+        "SHARE_POLL_KEEP": 0,
         # no printouts made ahead in a process of their own (tests/web/test_paper_ahead.py
         # turns it on and waits for them)
         "PDF_AHEAD": False,
@@ -68,7 +69,7 @@ def make_app(tmp_path: Path, **extra: Any) -> Flask:
     config.update(extra)
     app = create_app(config)
     with app.app_context():
-        if PG_URL:
+        if PG_URL and app.config["SQLALCHEMY_DATABASE_URI"] == PG_URL:
             db.session.execute(text(EMPTY_SCHEMA))
             db.session.commit()
         db.create_all()

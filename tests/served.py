@@ -26,6 +26,7 @@ class Phone:
     def __init__(self, port: int) -> None:
         self.port = port
         self.cookies: dict[str, str] = {}
+        self.last_location = ""
 
     def request(self, method: str, path: str, form: dict[str, str] | None = None) -> Any:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
@@ -40,6 +41,7 @@ class Phone:
             data = response.read().decode()
         finally:
             conn.close()
+        self.last_location = response.getheader("Location") or ""
         for cookie in response.msg.get_all("Set-Cookie") or []:
             name, _, rest = cookie.partition("=")
             self.cookies[name] = rest.split(";", 1)[0]
@@ -73,8 +75,9 @@ class Server:
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
-    def start(self) -> None:
-        self.port = free_port()
+    def start(self, port: int | None = None) -> None:
+        """Start (again): on ``port`` when given (the links handed out carry it)."""
+        self.port = port or free_port()
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 [

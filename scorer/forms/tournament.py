@@ -26,6 +26,7 @@ from wtforms.validators import InputRequired, Length, Optional, ValidationError
 
 from ..rules import RulesError, Ruleset
 from ..rules.tournament import table_ruleset
+from ..rules.tournament import tournament_ruleset as played_in_a_tournament
 from ..services.tournaments import entrants, setup
 from ..words import rules_message
 from .base import AppForm, WholeNumberField, choice_list, euros_to_cents, key_or_none, printable
@@ -149,15 +150,7 @@ class TournamentForm(AppForm):
 def tournament_ruleset(form: TournamentForm, base: Ruleset) -> Ruleset:
     """The ruleset (of a table of three) the form describes; RulesError when it is not playable."""
     changes = rule_changes(form.rule_fields, base, FIXED_RULES)
-    changes.update(
-        players=3,
-        team_size=1,
-        open_play=False,
-        dealer_sits_out=False,
-        end="deals",
-        deals=form.deals.data,
-    )
-    return setup.check_ruleset(base.replace(**changes))
+    return played_in_a_tournament(base.replace(**changes), form.deals.data)
 
 
 # -- the players -------------------------------------------------------------------------

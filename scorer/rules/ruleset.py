@@ -182,15 +182,6 @@ OPTIONAL_INT_FIELDS: tuple[str, ...] = (
 )
 """Options that are a number from 0 to :data:`MAX_POINTS` or None (the meld is off)."""
 
-BOOL_FIELDS: tuple[str, ...] = (
-    "dealer_sits_out",
-    "open_play",
-    "sevens",
-    "unreachable_bid_doubles",
-    "round_tricks",
-    "diss_pressable",
-)
-
 CHOICES: dict[str, tuple[str, ...]] = {
     "deck": ("binokel", "piquet"),
     "special_tally": ("points", "stars"),
@@ -507,11 +498,28 @@ class Ruleset:
 
     # -- serialisation ----------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
-        """Every field as plain JSON values."""
+    def to_dict(self, *, compact: bool = False) -> dict[str, Any]:
+        """Every field as plain JSON values.
+
+        ``compact`` (a backup file): the preset and only the fields that differ from
+        the field's own default or from the preset's value.  A house rule added in a
+        later release keeps the old play at its default, so a file of a later release
+        that does not use it reads the same in an earlier one; one that uses it is
+        refused there, naming it.
+
+        >>> PRESETS["turnier"].to_dict(compact=True)["preset"]
+        'turnier'
+        >>> Ruleset.from_dict(PRESETS["turnier"].to_dict(compact=True)) == PRESETS["turnier"]
+        True
+        """
         data: dict[str, Any] = {}
+        preset = PRESETS.get(self.preset) if compact else None
         for f in fields(self):
             value = getattr(self, f.name)
+            # (a field at its own default and at the preset's value goes without saying)
+            kept = preset is not None and f.name != "preset"
+            if kept and value == f.default and value == getattr(preset, f.name):
+                continue
             if f.name == "special_values":
                 value = dict(value)
             elif f.name == "eight_ranks" and value is not None:
@@ -668,6 +676,14 @@ def _preset(name: str, **changes: Any) -> Ruleset:
 
 
 _NO_SPECIALS = tuple((name, None) for name, _ in DEFAULT_SPECIAL_VALUES)
+
+BOOL_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Ruleset) if f.type == "bool")
+"""The options that are true or false: the fields the class declares ``bool`` (a new one is
+one field; this list, the checks and the setup form's check boxes follow it).
+
+>>> "sevens" in BOOL_FIELDS and "diss_pressable" in BOOL_FIELDS
+True
+"""
 
 PRESETS: dict[str, Ruleset] = {
     # the defaults of docs/rules.md: three players, 40 cards, to 1000 with a won game

@@ -28,7 +28,7 @@ one of the errors below, worded for the user by the web layer.
     in a match, the stored end, the history's snapshots and party lines.
 ``hands``
     HandInput, Settled, settle_input, preview, save_hand, delete_hand,
-    restore_hand, input_of.
+    restore_hand, correctable, input_of.
 ``two_player``
     The hand in play of a two-player match: open_hand, set_trump, write_meld,
     remove_meld, finish_open_hand, open_hand_melds, live_totals, live_sheet.
@@ -39,6 +39,9 @@ one of the errors below, worded for the user by the web layer.
 ``backup``
     export_all, and import_backup: a file checked against the rules and
     imported all or nothing.
+``bulk``
+    insert: the checked rows of an import (built outside the session) written
+    with one Core statement per table, parents first, their ids read back.
 ``bids``
     bid_ceiling, highest_bid: a bid above what the table has seen is asked about.
 ``stats``
@@ -64,6 +67,7 @@ from .errors import (
 from .hands import (
     HandInput,
     Settled,
+    correctable,
     delete_hand,
     input_of,
     preview,
@@ -131,6 +135,7 @@ __all__ = [
     "Stats",
     "bid_ceiling",
     "clean_name",
+    "correctable",
     "default_parties",
     "delete_hand",
     "device_sessions",

@@ -12,8 +12,12 @@ Decisions (also in the README):
 * **Tokens are kept** so that shared links keep working after a move to
   another installation — unless a token is already used here (or is not a
   22–32 character URL-safe token): then that session or match gets a new one.
-* **All or nothing**: :func:`load` only adds rows to the database session;
-  :func:`import_backup` commits once or rolls back.
+* **All or nothing**: :func:`load` builds and checks every row without writing
+  any (they never join the database session); :func:`import_backup` then writes
+  them with Core statements (:mod:`scorer.services.bulk`) and commits once, or
+  rolls back.  So SQLite's write lock is held only while the rows are written:
+  about a tenth of a second for the largest file (``bench/RESULTS.md``, "A restore
+  under load"), not for the seconds the rules spend checking it.
 * The hand history (``events``) travels with the hands; its snapshots are
   rebuilt from checked values only.
 * **Limits** keep an import to what the app can serve: those of
@@ -30,10 +34,10 @@ place in the file, for the web layer to word.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
@@ -49,6 +53,7 @@ from ..rules import (
     check_table,
     party_of_seat,
 )
+from . import bulk
 from .backup_format import (
     EVENT_ACTIONS,
     MAX_HAND_POINTS,
@@ -67,7 +72,8 @@ from .backup_format import (
     parse,
     text_ok,
 )
-from .errors import BackupError, ConflictError
+from .errors import BackupError, ConflictError, Said
+from .errors import Said as _
 from .hands import HandInput, settle_input, settle_mid_hand, write_hand
 from .starting import MAX_NAME, MAX_TITLE, clean_name, remember_players
 from .two_player import open_hand_melds
@@ -126,10 +132,11 @@ def import_backup(raw: bytes | str) -> list[GameSession]:
     data = parse(raw)
     for _attempt in range(IMPORT_TRIES):
         try:
-            # built and checked without writing: the database is written (and SQLite's
-            # write lock taken) only by the commit, not for the whole import
-            with db.session.no_autoflush:
-                rows = load(data)
+            # built and checked without writing; then written in one short transaction:
+            # SQLite's write lock is held while the rows go in, not while the rules check
+            rows = load(data)
+            write(rows)
+            remember_players(sorted({s.name for row in rows for m in row.matches for s in m.seats}))
             db.session.commit()
         except IntegrityError:
             db.session.rollback()
@@ -137,15 +144,32 @@ def import_backup(raw: bytes | str) -> list[GameSession]:
         except Exception:
             db.session.rollback()
             raise
-        return rows
+        ids = [row.id for row in rows]
+        found = db.session.execute(select(GameSession).where(GameSession.id.in_(ids))).scalars()
+        by_id = {row.id: row for row in found}
+        return [by_id[i] for i in ids]
     raise ConflictError()
 
 
-def load(data: dict[str, Any]) -> list[GameSession]:
-    """Add the sessions of a checked backup to the database session (no commit).
+def write(rows: Sequence[GameSession]) -> None:
+    """Insert checked sessions built by :func:`load` with their matches, seats, hands,
+    lines, melds and history: one statement per table (no commit)."""
+    matches = [m for row in rows for m in row.matches]
+    hands = [h for m in matches for h in m.hands]
+    bulk.insert(rows)
+    bulk.insert(matches)
+    bulk.insert([s for m in matches for s in m.seats], ids=False)
+    bulk.insert(hands)
+    bulk.insert([p for h in hands for p in h.parties], ids=False)
+    bulk.insert([m for h in hands for m in h.meld_log], ids=False)
+    bulk.insert([e for h in hands for e in h.events], ids=False)
 
-    Raises :class:`BackupError` with a message in the user's language; the
-    caller rolls back.
+
+def load(data: dict[str, Any]) -> list[GameSession]:
+    """The sessions of a backup, every value checked, as rows outside the database session.
+
+    Nothing is written (:func:`write` does).  Raises :class:`BackupError` with a
+    message in the user's language.
     """
     top = Reader(data, _("backup"))
     sessions = top.get_list("sessions", MAX_SESSIONS)
@@ -172,8 +196,6 @@ def _load_session(item: Any, number: int, tokens: Tokens) -> GameSession:
         stake_cents=r.get_int("stake_cents", 0, 100_000),
         stake_basis=r.get_str("stake_basis", 16, choices=BASES),
     )
-    db.session.add(row)
-    names: list[str] = []
     last_number = 0
     for index, match_item in enumerate(r.get_list("matches", MAX_MATCHES), 1):
         match = load_match(match_item, r.where, index, tokens)
@@ -181,8 +203,6 @@ def _load_session(item: Any, number: int, tokens: Tokens) -> GameSession:
             raise BackupError(_("%(where)s: the matches are not in order", where=r.where))
         last_number = match.number
         row.matches.append(match)
-        names.extend(s.name for s in match.seats)
-    db.session.flush()
     for match in row.matches:
         finish_match(match)
     size = len(dumps(export_session(row)).encode("utf-8"))
@@ -196,14 +216,14 @@ def _load_session(item: Any, number: int, tokens: Tokens) -> GameSession:
                 limit=MAX_SESSION_BYTES,
             )
         )
-    remember_players(sorted(set(names)))
     return row
 
 
-def load_match(item: Any, where: str, index: int, tokens: Tokens) -> Match:
+def load_match(item: Any, where: Said | str, index: int, tokens: Tokens) -> Match:
     """One match of a file, checked against the rules, with its hands (not added to a session).
 
-    The caller adds it to the database session and then calls :func:`finish_match`.
+    Built outside the database session; the caller gives it its session and then
+    calls :func:`finish_match`.
     """
     r = Reader(item, _("%(where)s, match %(number)s", where=where, number=index))
     raw_rules = r.data.get("ruleset")
@@ -272,7 +292,7 @@ def load_match(item: Any, where: str, index: int, tokens: Tokens) -> Match:
     return match
 
 
-def _load_hand(match: Match, ruleset: Ruleset, item: Any, where: str, number: int) -> Hand:
+def _load_hand(match: Match, ruleset: Ruleset, item: Any, where: Said | str, number: int) -> Hand:
     r = Reader(item, _("%(where)s, hand %(number)s", where=where, number=number))
     parties = ruleset.parties
     outcome = r.get_str("outcome", 20, choices=OUTCOMES)
@@ -374,7 +394,7 @@ def _load_hand(match: Match, ruleset: Ruleset, item: Any, where: str, number: in
     return hand
 
 
-def _load_event(item: Any, where: str, parties: int) -> HandEvent:
+def _load_event(item: Any, where: Said | str, parties: int) -> HandEvent:
     r = Reader(item, _("%(where)s, history", where=where))
     raw = r.data.get("snapshot")
     snap = Reader(raw, r.where)

@@ -20,14 +20,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import fields
 from datetime import UTC, datetime
 from typing import Any
 
-from flask_babel import gettext as _
-
 from ..models import GameSession, Hand, Match
-from .errors import BackupError
+from ..resources import RELEASE, release_key
+from ..rules import Ruleset
+from .errors import BackupError, Said
+from .errors import Said as _
 from .starting import storable
 from .writes import MAX_MATCH_HANDS, hand_entered, party_lines
 
@@ -77,6 +79,7 @@ def export_sessions(rows: Iterable[GameSession]) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
+        "release": RELEASE,
         "exported_at": _time(datetime.now(UTC).replace(tzinfo=None)),
         "sessions": [export_session(row) for row in rows],
     }
@@ -95,6 +98,13 @@ def export_session(row: GameSession) -> dict[str, Any]:
     }
 
 
+def compact_rules(stored: dict[str, Any]) -> dict[str, Any]:
+    """A stored ruleset as a backup writes it: the preset and what differs
+    (``Ruleset.to_dict(compact=True)``), so that an earlier release reads it unless it
+    uses a house rule that release does not know."""
+    return Ruleset.from_dict(stored).to_dict(compact=True)
+
+
 def export_match(match: Match) -> dict[str, Any]:
     """One match with its seats, hands and their history, as plain JSON values.
 
@@ -103,7 +113,7 @@ def export_match(match: Match) -> dict[str, Any]:
     return _plain(
         match, "number token view_token first_dealer", "created_at updated_at finished_at"
     ) | {
-        "ruleset": dict(match.ruleset),
+        "ruleset": compact_rules(match.ruleset),
         "seats": [{"name": s.name, "party": s.party} for s in match.seats],
         "hands": [_hand(h) for h in match.hands],
     }
@@ -125,10 +135,85 @@ def _hand(hand: Hand) -> dict[str, Any]:
 # -- checking values ------------------------------------------------------------
 
 
+# what a key of the file is called where a message names it (as the pages call it)
+FIELDS: dict[str, Said] = {
+    "name": _("name"),
+    "club": _("club or town"),
+    "household": _("household"),
+    "title": _("title"),
+    "number": _("start number"),
+    "entry_fee_cents": _("entry fee"),
+    "fee_schedule": _("lost-game money"),
+    "held_on": _("date"),
+    "rounds": _("rounds"),
+    "rounds_planned": _("rounds"),
+    "tie_break": _("tie-break"),
+    "public_url": _("address of the links"),
+    "paid_cents": _("paid"),
+    "prize_shares": _("prize shares"),
+    "prize_items": _("prizes"),
+    "prize_mode": _("kind of prizes"),
+    "keep_value": _("what the organiser keeps"),
+    "stake_cents": _("stake"),
+    "bid": _("bid"),
+    "trump": _("trump"),
+    "declarer": _("declarer"),
+    "melds": _("melds"),
+    "tricks": _("trick points"),
+    "points": _("points"),
+    "ruleset": _("rules"),
+    "seed": _("seed of the draw"),
+    "paper": _("paper slip"),
+}
+
+# a list of the file by the word for one of its items ("player 11", "round 2")
+ITEMS: dict[str, Said] = {
+    "sessions": _("session %(number)s"),
+    "matches": _("match %(number)s"),
+    "seats": _("seat %(number)s"),
+    "hands": _("hand %(number)s"),
+    "parties": _("party %(number)s"),
+    "events": _("history %(number)s"),
+    "meld_log": _("meld %(number)s"),
+    "entrants": _("player %(number)s"),
+    "players": _("player %(number)s"),
+    "rounds": _("round %(number)s"),
+    "tables": _("table %(number)s"),
+    "evenings": _("evening %(number)s"),
+}
+
+
+def field_word(key: str) -> Said | str:
+    """A key of the file as the pages call it (the key itself when they do not)."""
+    return FIELDS.get(key, key)
+
+
+def place(path: tuple[str | int, ...]) -> Said | str:
+    """A place in the file as people read it: ``tournament.entrants.10.name`` is
+    "tournament, player 11, name"."""
+    words: list[Said | str] = []
+    at = 0
+    while at < len(path):
+        key = path[at]
+        following = path[at + 1] if at + 1 < len(path) else None
+        if isinstance(key, str) and key in ITEMS and isinstance(following, int):
+            words.append(Said(ITEMS[key].template, number=following + 1))
+            at += 2
+            continue
+        words.append(field_word(key) if isinstance(key, str) else str(key + 1))
+        at += 1
+    if not words:
+        return "-"
+    said: Said | str = words[0]
+    for word in words[1:]:
+        said = Said("%(where)s, %(part)s", where=said, part=word)
+    return said
+
+
 class Reader:
     """Typed access to one JSON object, with the place it came from for messages."""
 
-    def __init__(self, data: Any, where: str) -> None:
+    def __init__(self, data: Any, where: Said | str) -> None:
         if not isinstance(data, dict):
             raise BackupError(_("%(where)s: expected an object", where=where))
         self.data = data
@@ -136,7 +221,7 @@ class Reader:
 
     def fail(self, key: str) -> BackupError:
         return BackupError(
-            _("%(where)s: '%(key)s' is missing or invalid", where=self.where, key=key)
+            _("%(where)s: %(field)s is missing or invalid", where=self.where, field=field_word(key))
         )
 
     def get_int(self, key: str, low: int, high: int, *, optional: bool = False) -> Any:
@@ -211,6 +296,7 @@ def parse(raw: bytes | str, formats: Sequence[str] = (FORMAT,)) -> dict[str, Any
     _check_values(data)
     if not isinstance(data, dict) or data.get("format") not in formats:
         raise BackupError(_("This file is not a scorer backup."))
+    _check_release(data)
     if data.get("version") != VERSION:
         raise BackupError(
             _(
@@ -223,6 +309,42 @@ def parse(raw: bytes | str, formats: Sequence[str] = (FORMAT,)) -> dict[str, Any
     return data
 
 
+def _rulesets(value: Any) -> Iterator[dict[str, Any]]:
+    """Every ruleset of a file (the value of any key ``ruleset``), without recursion."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key, inner in item.items():
+                if key == "ruleset" and isinstance(inner, dict):
+                    yield inner
+                else:
+                    stack.append(inner)
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _check_release(data: dict[str, Any]) -> None:
+    """A file of a later release that uses something this one lacks is refused, naming
+    the release to install (a file that does not use it restores: ``compact_rules``)."""
+    release = data.get("release")
+    if not isinstance(release, str) or release_key(release) <= release_key(RELEASE):
+        return
+    known = {f.name for f in fields(Ruleset)}
+    for rules in _rulesets(data):
+        unknown = sorted(str(key) for key in rules if key not in known)
+        if unknown:
+            raise BackupError(
+                _(
+                    "This file was written by scorer %(release)s and uses the house rule "
+                    "%(name)s, which this installation does not know: install scorer "
+                    "%(release)s or newer to restore it.",
+                    release=release[:20],
+                    name=unknown[0][:40],
+                )
+            )
+
+
 def _no_constant(name: str) -> Any:
     """``NaN``, ``Infinity``: Python's json reads them, JSON has no such numbers."""
     raise BackupError(
@@ -230,7 +352,7 @@ def _no_constant(name: str) -> Any:
     )
 
 
-def _too_deep() -> str:
+def _too_deep() -> Said:
     return _(
         "This file is nested more than %(depth)s levels deep; a backup needs about a dozen.",
         depth=MAX_DEPTH,
@@ -252,7 +374,7 @@ def _check_values(data: Any) -> None:
                     _(
                         "%(field)s: control characters, NUL and broken Unicode are not "
                         "allowed in a text",
-                        field=".".join(str(p) for p in path) or "-",
+                        field=place(path),
                     )
                 )
         elif isinstance(value, dict | list):

@@ -9,6 +9,28 @@ from __future__ import annotations
 from ..rules import RulesError
 
 
+class Said:
+    """Words the web layer says in the user's language: an English template and its values.
+
+    The template is the message catalogue's msgid (``scorer/translations``); a value
+    may be a :class:`Said` itself (a place in a file: "session 2, match 1").  The
+    services never word a message: ``str()`` gives the English, the web layer the
+    user's language (``scorer.words.said``).
+    """
+
+    def __init__(self, template: str, **params: object) -> None:
+        self.template = template
+        self.params = params
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.template
+        return self.template % {k: str(v) for k, v in self.params.items()}
+
+    def __repr__(self) -> str:
+        return f"Said({str(self)!r})"
+
+
 class NotFound(LookupError):
     """No row behind a link or an id (the web layer answers 404)."""
 
@@ -45,19 +67,23 @@ class LockedError(MatchOverError):
 
 
 class BackupError(ValueError):
-    """The file cannot be imported; the message is in the user's language.
+    """The file cannot be imported: ``said`` says why (the web layer words it).
 
     When the rules refused a value, ``cause`` keeps their ``RulesError`` and
-    ``where`` the place in the file: the web layer words the rules' message in
-    the user's language (``scorer.words.rules_message``); ``str()`` gives it in
-    the rules' own English.
+    ``where`` the place in the file; ``str()`` gives it all in English.
     """
 
     def __init__(
-        self, message: str = "", *, where: str | None = None, cause: RulesError | None = None
+        self,
+        said: Said | str = "",
+        *,
+        where: Said | str | None = None,
+        cause: RulesError | None = None,
     ) -> None:
+        self.said = said
         self.where = where
         self.cause = cause
+        message = str(said)
         if cause is not None:
             message = f"{where}: {cause}" if where else str(cause)
         super().__init__(message)

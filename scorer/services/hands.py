@@ -292,6 +292,21 @@ def restore_hand(
     after_change(match)
 
 
+def correctable(hand: Hand) -> bool:
+    """Whether the correction form takes ``hand``: a closed, live hand of a played deal.
+
+    Not a struck hand (it is restored first: its update would be refused), not a
+    two-player hand still in play or ended by a meld mid-hand (its melds are its own
+    record).  The match's own page and the organiser's correction both ask this.
+    """
+    return (
+        hand.status == "closed"
+        and not hand.ended_mid_hand
+        and hand.outcome != "open_play"
+        and hand.deleted_at is None
+    )
+
+
 def input_of(hand: Hand) -> HandInput:
     """What was entered for a saved hand (to fill the correction form)."""
     lines = sorted(hand.parties, key=lambda p: p.party)

@@ -16,6 +16,7 @@ from sqlalchemy.orm import joinedload
 from ..extensions import db
 from ..models import GameSession, Hand, Match, Seat
 from .errors import NotFound
+from .kept import Recent
 from .starting import storable
 
 # the largest id a row can have (PostgreSQL's integer); a larger one names no row, and the
@@ -79,15 +80,24 @@ _POLL_STATE = select(
 ).where(Match.view_token == bindparam("view_token"))
 
 
-def poll_state(view_token: str) -> Row[int, int, datetime, int] | None:
+_RECENT: Recent[tuple[str, str], Any] = Recent(4096)
+
+
+def poll_state(view_token: str, keep: float = 0.0) -> Row[int, int, datetime, int] | None:
     """The id, version, last change and number of matches in the session of the match
     behind a read-only link, or None when there is none.
 
     The share links poll every few seconds: one Core statement on a connection of
-    its own (no ORM objects, no session of the request).
+    its own (no ORM objects, no session of the request); with ``keep`` the state a
+    process read less than ``keep`` seconds ago answers (a table's phones and its
+    TV cost the database one read every ``keep`` seconds per process, not one a poll).
     """
-    with db.engine.connect() as connection:
-        return connection.execute(_POLL_STATE, {"view_token": view_token}).first()
+
+    def read() -> Row[int, int, datetime, int] | None:
+        with db.engine.connect() as connection:
+            return connection.execute(_POLL_STATE, {"view_token": view_token}).first()
+
+    return _RECENT.get((str(db.engine.url), view_token), keep, read)
 
 
 def _by_token(model: type[T], column: Any, token: str) -> T:

@@ -24,6 +24,7 @@ from ..rules import (
     Ruleset,
     Standing,
     advance,
+    leader_of,
     party_of_seat,
     replay,
 )
@@ -219,7 +220,7 @@ def sheet(match: Match) -> Sheet:
     next_dealer = next_leader = next_sits_out = None
     if not finished:
         next_dealer = progress.next_dealer if open_hand is None else open_hand.dealer_seat
-        next_leader = (next_dealer + 1) % seats
+        next_leader = leader_of(next_dealer, seats)
         if ruleset.dealer_sits_out:
             next_sits_out = party_of_seat(ruleset, next_dealer)
     return Sheet(
@@ -312,7 +313,7 @@ def standing(match: Match) -> Sheet:
         finished_after=cached["finished_after"],
         winners=tuple(cached["winners"]),
         next_dealer=dealer,
-        next_leader=(dealer + 1) % seats,
+        next_leader=leader_of(dealer, seats),
         games_won=tuple(cached.get("games") or ()),
     )
     sits_out = party_of_seat(ruleset, dealer) if ruleset.dealer_sits_out else None

@@ -187,13 +187,7 @@ def edit(token: str, number: int) -> WerkzeugResponse:
     """The correction form of a saved hand."""
     match = services.get_match(token)
     hand = services.hand_by_number(match, number)
-    # a struck hand is restored before it is corrected (its update would be refused)
-    if (
-        hand.status != "closed"
-        or hand.ended_mid_hand
-        or hand.outcome == "open_play"
-        or hand.deleted_at is not None
-    ):
+    if not services.correctable(hand):
         abort(404)
     sheet = services.sheet(match)
     form = hand_form(match, sheet, hand)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from flask import Blueprint, Response, abort, url_for
+from flask import Blueprint, Response, abort, current_app, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import services
@@ -62,7 +62,7 @@ def match_sheet(view_token: str) -> WerkzeugResponse:
     204 (or a 304), so that path reads four values with one Core statement on a connection of
     its own (no ORM objects, no session cookie) and renders nothing.
     """
-    state = services.poll_state(view_token)
+    state = services.poll_state(view_token, float(current_app.config["SHARE_POLL_KEEP"]))
     if state is None:
         abort(404)
     match_id, version, updated_at, matches = state

@@ -41,11 +41,12 @@ from ..models import GameSession
 from ..pdf import PdfBusy, sheets_pdf
 from ..rules import RulesError
 from ..web import render
-from ..words import rules_message
+from ..words import backup_reason, rules_message
 from .matches import RECENT_KEY, remember
 from .sheets import download, file_name
 
 bp = Blueprint("sessions", __name__, cli_group="backup")
+bp.cli.help = "Export and import the backups of the sessions (all of them, or by token)."
 
 
 class StakeForm(AppForm):
@@ -139,14 +140,6 @@ def export_device() -> Response:
 IMPORT_COMMAND = "flask --app scorer backup import FILE"
 
 
-def _reason(error: services.BackupError) -> str:
-    """Why a backup was refused, in the user's language (a refusal by the rules too)."""
-    if error.cause is None:
-        return str(error)
-    reason = rules_message(error.cause)
-    return f"{error.where}: {reason}" if error.where else reason
-
-
 def _import_page(form: ImportForm, *, status: int = 200, error: str | None = None) -> Response:
     limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
     limits = {
@@ -181,7 +174,7 @@ def import_page() -> WerkzeugResponse:
         return _import_page(
             form,
             status=422,
-            error=gettext("Nothing was imported: %(reason)s", reason=_reason(exc)),
+            error=gettext("Nothing was imported: %(reason)s", reason=backup_reason(exc)),
         )
     except services.ConflictError:
         return _import_page(
@@ -249,7 +242,7 @@ def import_command(path: Any) -> None:
         try:
             rows = services.import_backup(path.read())
         except services.BackupError as exc:
-            click.echo(f"Nothing was imported: {_reason(exc)}", err=True)
+            click.echo(f"Nothing was imported: {backup_reason(exc)}", err=True)
             sys.exit(1)
     for row in rows:
         click.echo(f"{row.token}\t{row.title}\t{len(row.matches)} matches")

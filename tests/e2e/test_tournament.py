@@ -35,7 +35,7 @@ from sqlalchemy import func, select
 
 from scorer.extensions import db
 from scorer.models import Hand, Match
-from scorer.services.tournaments import polls, setup, standings
+from scorer.services.tournaments import published, setup
 from scorer.words import signed
 from tests.builders import make_app
 from tests.e2e.conftest import LiveServer, fits_width, start_server, stop_server
@@ -73,8 +73,8 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
     app = make_app(
         tmp_path,
         WTF_CSRF_ENABLED=True,
-        TOURNAMENT_FRESH=standings.FRESH,
-        TOURNAMENT_POLL_KEEP=polls.POLL_KEEP,
+        TOURNAMENT_FRESH=published.FRESH,
+        TOURNAMENT_POLL_KEEP=published.POLL_KEEP,
     )
     live = start_server(app)
     app.config["PUBLIC_URL"] = live.url
@@ -104,7 +104,7 @@ def ranking_rows(live: LiveServer, token: str) -> list[re.Pattern[str]]:
     """The ranking the services compute, as the beamer's rows must read (regexes)."""
     with live.app.test_request_context("/?lang=de"):  # numbers as the German page writes them
         tournament = setup.get_tournament(token)
-        current = standings.build(tournament)
+        current = published.fresh_standings(tournament.id)
         rows = []
         for line in current.lines:
             cells = [
@@ -124,7 +124,7 @@ def round_points(live: LiveServer, token: str, number: int) -> dict[str, int]:
     """Each player's points in round ``number`` as the services compute them."""
     with live.app.app_context():
         tournament = setup.get_tournament(token)
-        current = standings.build(tournament)
+        current = published.fresh_standings(tournament.id)
         index = current.rounds.index(number)
         points = {
             line.player.name: line.rounds[index]

@@ -184,13 +184,8 @@ EXPECTED_INTS = {
 # the melds that can be switched off (left empty in the setup form)
 EXPECTED_OPTIONAL = ("family", "double_family", "double_binokel", "gross_binokel")
 EXPECTED_OPTIONAL += ("four_tens", "eight_of_a_kind")
-EXPECTED_BOOLS = (
-    "dealer_sits_out",
-    "open_play",
-    "sevens",
-    "unreachable_bid_doubles",
-    "round_tricks",
-)
+# every option the class declares ``bool`` (one list, read off the class: no copy to drift)
+EXPECTED_BOOLS = BOOL_FIELDS
 
 
 def assert_valid(ruleset: Ruleset) -> None:

@@ -287,7 +287,11 @@ def check_four_fairness(tables: Sequence[Sequence[int]], before: Counter[int]) -
 # With 13, 14 or 19 players a table of four without a repeated pair cannot always
 # be found among those who had none (13, round 2: the nine at tables of three sat
 # at three tables, and four of them always include two who met); repeats go first.
-@pytest.mark.parametrize("players", [23, 31, 40, 61])
+# 23 players: in round 6 of the draws of "fours 23 …" the six who sat at a table of
+# four once cannot all sit at the two tables of four without two who met (tried one
+# by one).  Fields up to 15 players: test_tournament_draw_optimum.py, against every
+# seating.
+@pytest.mark.parametrize("players", [31, 40, 61])
 def test_nobody_sits_at_a_table_of_four_again_while_another_has_not(players: int) -> None:
     met = series(players, 6, f"fours {players}")
     for number, tables in enumerate(met):

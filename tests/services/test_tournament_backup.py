@@ -10,6 +10,8 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+from collections.abc import Callable, Iterator
+from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -17,13 +19,22 @@ import pytest
 from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select, update
 
+from scorer import services
 from scorer.extensions import db
-from scorer.models import GameSession, Hand, HandEvent, Match
-from scorer.services import BackupError
+from scorer.models import GameSession, Hand, HandEvent, Match, utcnow
+from scorer.services import BackupError, ConflictError, NotFound
 from scorer.services.backup_format import dumps
-from scorer.services.tournaments import board, entrants, money, rounds, tables
+from scorer.services.tournaments import (
+    board,
+    entrants,
+    money,
+    restoring,
+    rounds,
+    setup,
+    tables,
+)
 from scorer.services.tournaments.backup import export_series, export_tournament, restore
 from scorer.services.writes import ORGANISER
 from scorer.tournament_models import (
@@ -35,7 +46,7 @@ from scorer.tournament_models import (
     Tournament,
     TournamentTable,
 )
-from tests.tournament_builders import drawn, play_round, play_table, tournament_with
+from tests.tournament_builders import a_hand, drawn, play_round, play_table, tournament_with
 
 TOKEN_KEYS = ("token", "view_token")
 
@@ -195,8 +206,6 @@ def test_the_history_of_a_hand_keeps_who_changed_it(app: Flask) -> None:
         tournament = tournament_with(9, rounds_=1)
         row = drawn(tournament, 1)
         play_round(row)
-        from scorer import services
-
         match = row.tables[0].match
         services.delete_hand(match, match.hands[0], via=ORGANISER)
         first = export_tournament(tournament)
@@ -244,12 +253,12 @@ R1T1 = "tournament.rounds.0.tables.0"
         ("version", 2, "version"),
         (f"{T}.name", "Anna\x00", "control characters"),
         (f"{T}.name", "", "name"),
-        (f"{T}.rounds_planned", 10**309, "rounds_planned"),
+        (f"{T}.rounds_planned", 10**309, "rounds is missing or invalid"),
         (f"{T}.rounds_planned", 1, "tournament"),
-        (f"{T}.entry_fee_cents", -1, "entry_fee_cents"),
+        (f"{T}.entry_fee_cents", -1, "entry fee is missing or invalid"),
         (f"{T}.fee_schedule", "viel", "viel"),
         (f"{T}.ruleset", {"players": 4}, "tournament"),
-        (f"{T}.prize_shares", [6000, 6000], "prize_shares"),
+        (f"{T}.prize_shares", [6000, 6000], "prize shares is missing or invalid"),
         (f"{T}.held_on", "gestern", "gestern"),
         (f"{T}.entrants.1.number", 1, "start number 1 is given twice"),
         (f"{T}.entrants.0.series_player", 1, "series_player"),
@@ -260,7 +269,7 @@ R1T1 = "tournament.rounds.0.tables.0"
         (f"{R1T1}.link_number", 3, "retired_links"),
         (f"{R1T1}.confirmations.0.player", 99, "player"),
         (f"{R1T1}.match.hands.0.parties.0.points", 9999, "the rules give"),
-        (f"{R1T1}.match.ruleset", None, "ruleset"),
+        (f"{R1T1}.match.ruleset", None, "rules is missing or invalid"),
         (f"{R1T1}.match.token", "kurz", "token"),
         ("tournament.rounds.0.tables.2.paper", {"1": [1, 99]}, "paper"),
     ],
@@ -407,3 +416,247 @@ def test_random_json_is_refused_cleanly(app: Flask, value: Any) -> None:
         for wrapped in (value, {"format": "scorer-tournament", "version": 1, "tournament": value}):
             with pytest.raises(BackupError):
                 restore(json.dumps(wrapped))
+
+
+# -- written in parts: the hall's saves get in between, nobody sees half of it ----------
+#
+# A restore writes its rows in short transactions (services.tournaments.restoring) so that
+# SQLite's one write lock is free between them.  These tests make the parts small and do
+# things at the moment a part has been committed — in an app context of their own, as
+# another request would, with its own session and connection — through the restore's
+# session's ``after_commit`` event: no sleeps, no threads.
+
+
+@contextlib.contextmanager
+def after_each_part(app: Flask, step: Callable[[int], None]) -> Iterator[list[int]]:
+    """Run ``step(n)`` right after the n-th commit of the current session (the restore's
+    parts, then its last step), as another request; yields the commits counted."""
+    session = db.session()
+    commits: list[int] = []
+
+    def after_commit(_session: Any) -> None:
+        commits.append(len(commits) + 1)
+        with app.app_context(), app.test_request_context("/?lang=en"):
+            step(commits[-1])
+            db.session.remove()
+
+    event.listen(session, "after_commit", after_commit)
+    try:
+        yield commits
+    finally:
+        event.remove(session, "after_commit", after_commit)
+
+
+def found_by_links(data: dict[str, Any]) -> list[bool]:
+    """Whether each link of a tournament's file finds its row here (the organiser's and
+    the public link, every table's match and its read-only link, every replaced link)."""
+    t = data["tournament"]
+    lookups: list[tuple[Callable[[str], Any], str]] = [
+        (setup.get_tournament, t["token"]),
+        (setup.get_tournament_for_view, t["view_token"]),
+    ]
+    for row in t["rounds"]:
+        for table in row["tables"]:
+            lookups += [
+                (services.get_match, table["match"]["token"]),
+                (services.get_match_for_view, table["match"]["view_token"]),
+            ]
+            lookups += [(rounds.retired, link["token"]) for link in table["retired_links"]]
+    found = []
+    for lookup, token in lookups:
+        try:
+            found.append(lookup(token) is not None)
+        except NotFound:
+            found.append(False)
+    return found
+
+
+def marked() -> int:
+    """Tournaments and series marked as being restored."""
+    return sum(
+        db.session.execute(
+            select(func.count()).select_from(m).where(m.restoring.is_not(None))
+        ).scalar_one()
+        for m in (Tournament, Series)
+    )
+
+
+@pytest.fixture
+def small_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parts of 20 rows: the restore of ``evening_mid_round`` takes six, then its last step."""
+    monkeypatch.setattr(restoring, "PART_ROWS", 20)
+    monkeypatch.setattr(restoring, "PAUSE", 0)
+
+
+@pytest.mark.usefixtures("small_parts")
+def test_a_hand_is_saved_between_two_parts_of_a_running_restore(app: Flask) -> None:
+    with app.test_request_context("/?lang=en"):
+        tournament = evening_mid_round()
+        data = export_tournament(tournament)
+        open_table = tournament.round_rows[1].tables[1].match.token
+        hands = hands_at(open_table)
+        seen: list[tuple[int, bool]] = []
+
+        def save_a_hand(part: int) -> None:
+            if part == 1:
+                match = services.get_match(open_table)
+                services.save_hand(match, a_hand(match))  # commits (SQLite: the lock is free)
+            copy_made = db.session.execute(
+                select(func.count()).select_from(Tournament)
+            ).scalar_one()
+            seen.append((part, copy_made == 2 and marked() == 0))
+
+        with after_each_part(app, save_a_hand) as commits:
+            result = restore(dumps(data))
+        assert result.copy and len(commits) > 2
+        # the hand went in after the first part, while the copy was still being written
+        assert seen[0] == (1, False) and seen[-1] == (len(commits), True)
+        assert hands_at(open_table) == hands + 1
+        assert result.tournament is not None
+        assert strip(export_tournament(result.tournament), tokens=True) == strip(data, tokens=True)
+
+
+def hands_at(token: str) -> int:
+    return services.standing(services.get_match(token)).hand_count
+
+
+@pytest.mark.usefixtures("small_parts")
+def test_a_half_written_tournament_is_found_by_none_of_its_links(app: Flask) -> None:
+    with app.test_request_context("/?lang=en"):
+        data = a_file(app)
+        looked: list[tuple[bool, ...]] = []
+
+        def look(_part: int) -> None:
+            found = found_by_links(data)
+            assert len(set(found)) == 1, found  # none of them, or all of them at once
+            looked.append((found[0], marked() > 0))
+
+        with after_each_part(app, look):
+            result = restore(dumps(data))
+        assert not result.copy
+        # every part but the last wrote rows of a marked tournament no link finds
+        assert looked[:-1] == [(False, True)] * (len(looked) - 1) and len(looked) > 2
+        assert looked[-1] == (True, False)
+
+
+class DiskFull(Exception):
+    """What the database might say in the middle of a part."""
+
+
+@contextlib.contextmanager
+def failing_insert(after_commits: list[int], part: int) -> Iterator[None]:
+    """The first INSERT of the restore's ``part``-th part fails (after ``part - 1``
+    commits): rows of that part are already in its transaction, those before committed."""
+
+    def before_execute(*args: Any) -> None:
+        statement = args[2]
+        if len(after_commits) == part - 1 and statement.lstrip().upper().startswith("INSERT"):
+            after_commits.append(0)  # once
+            raise DiskFull()
+
+    engine = db.engine
+    event.listen(engine, "before_cursor_execute", before_execute)
+    try:
+        yield
+    finally:
+        event.remove(engine, "before_cursor_execute", before_execute)
+
+
+@pytest.mark.usefixtures("small_parts")
+@pytest.mark.parametrize("part", [2, 5])
+def test_a_restore_failing_in_a_later_part_leaves_nothing(app: Flask, part: int) -> None:
+    with app.test_request_context("/?lang=en"):
+        data = a_file(app)
+        before = counts()
+        with after_each_part(app, lambda _part: None) as commits:
+            with failing_insert(commits, part), pytest.raises(DiskFull):
+                restore(dumps(data))
+            assert commits[: part - 1] == list(range(1, part))  # those parts were written
+        assert counts() == before and marked() == 0
+        assert not any(found_by_links(data))
+        # nothing of it is left in the way: the file comes back with its own links
+        assert not restore(dumps(data)).copy
+
+
+@pytest.mark.usefixtures("small_parts")
+def test_what_a_restore_that_died_left_is_removed_once_its_mark_is_stale(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with app.test_request_context("/?lang=en"):
+        data = a_file(app)
+        before = counts()
+        restore(dumps(data))
+        once = counts()
+        wipe()
+        with monkeypatch.context() as died:
+            # the process dies in part 3: nobody removes the parts before it
+            died.setattr(restoring, "discard", lambda *args: None)
+            with (
+                after_each_part(app, lambda _part: None) as commits,
+                failing_insert(commits, 3),
+                pytest.raises(DiskFull),
+            ):
+                restore(dumps(data))
+        left = counts()
+        assert left != before and marked() == 1
+        assert not any(found_by_links(data))
+        # a fresh mark may be a restore at work: kept
+        restoring.discard_stale()
+        assert counts() == left
+        # ten minutes without a part: a dead restore's; the next restore removes it first
+        stale = utcnow() - restoring.STALE - timedelta(seconds=1)
+        db.session.execute(update(Tournament).values(restoring=stale))
+        db.session.commit()
+        result = restore(dumps(data))
+        assert not result.copy and marked() == 0
+        assert counts() == once
+
+
+@pytest.mark.usefixtures("small_parts")
+def test_a_restore_that_stood_still_too_long_stops_when_its_rows_were_removed(
+    app: Flask,
+) -> None:
+    """A laptop asleep in the middle of a restore: another restore took its rows for a dead
+    one's and removed them; when it wakes up it says so instead of finishing a part."""
+    with app.test_request_context("/?lang=en"):
+        data = a_file(app)
+        before = counts()
+
+        def another_restore_cleans_up(part: int) -> None:
+            if part == 2:
+                stale = utcnow() - restoring.STALE - timedelta(seconds=1)
+                db.session.execute(update(Tournament).values(restoring=stale))
+                db.session.commit()
+                restoring.discard_stale()
+
+        with after_each_part(app, another_restore_cleans_up), pytest.raises(ConflictError):
+            restore(dumps(data))
+        assert counts() == before and marked() == 0
+
+
+def test_two_restores_of_one_file_finishing_at_once_make_a_copy(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both find the file's links free; the twin puts them in between this restore's look
+    and its last step, which then tries again and gives its copy new links."""
+    with app.test_request_context("/?lang=en"):
+        data = a_file(app)
+        real = restoring.in_use
+        looks: list[bool] = []
+
+        def twin_finishes_in_between(tokens: list[str]) -> bool:
+            seen = real(tokens)
+            looks.append(seen)
+            if len(looks) == 1:
+                with app.app_context(), app.test_request_context("/?lang=en"):
+                    assert not restore(dumps(data)).copy  # the twin, on its own
+                    db.session.remove()
+            return seen
+
+        monkeypatch.setattr(restoring, "in_use", twin_finishes_in_between)
+        mine = restore(dumps(data))
+        assert mine.copy and mine.tournament is not None
+        assert looks == [False, False, True]  # mine, the twin's, mine again
+        assert mine.tournament.token != data[T]["token"]
+        assert all(found_by_links(data))  # the twin's
+        assert marked() == 0

@@ -21,7 +21,7 @@ from sqlalchemy import inspect, text, update
 from scorer import create_app, services
 from scorer.extensions import db
 from scorer.rules import RulesError
-from scorer.services.tournaments import board, entrants, money, rounds, standings
+from scorer.services.tournaments import board, entrants, money, published, rounds
 from scorer.tournament_models import Entrant, Round, Tournament
 from tests.builders import EMPTY_SCHEMA, PG_URL
 from tests.tournament_builders import drawn, play_round, tournament_with
@@ -201,7 +201,7 @@ def test_a_three_way_tie_for_second_shares_the_prizes_of_places_2_to_4() -> None
     points.update({n: (100 - 10 * n, 0) for n in range(5, 11)})
     tournament = evening(10, [points], entry_fee_cents=1000)
     settings(tournament, shares=(Decimal("0.30"), Decimal("0.20"), Decimal("0.15")))
-    plist = money.prize_list(tournament, standings.build(tournament))
+    plist = money.prize_list(tournament, published.fresh_standings(tournament.id))
     assert plist.final
     won = [(w.player.number, w.place, w.tied, w.cents) for w in plist.winners]
     assert won == [(1, 1, 1, 3000), (2, 2, 3, 1167), (3, 2, 3, 1167), (4, 2, 3, 1166)]
@@ -216,7 +216,7 @@ def test_a_fund_splits_into_cents_without_losing_one() -> None:
     points = {1: (300, 0), 2: (300, 0), 3: (300, 0), 4: (200, 0)}
     tournament = evening(7, [points], entry_fee_cents=1429)
     settings(tournament, shares=(Decimal("0.5"), Decimal("0.3"), Decimal("0.2")))
-    plist = money.prize_list(tournament, standings.build(tournament))
+    plist = money.prize_list(tournament, published.fresh_standings(tournament.id))
     assert plist.fund.fund_cents == 10003
     assert plist.place_cents == (5001, 3000, 2000)
     assert [w.cents for w in plist.winners] == [3334, 3334, 3333]
@@ -229,7 +229,7 @@ def test_item_prizes_go_in_pick_order_and_a_short_list_ends_them() -> None:
     points = {1: (500, 0), 2: (300, 0), 3: (300, 0), 4: (200, 0)}
     tournament = evening(6, [points])
     settings(tournament, mode="items", items=("Schinken", "Wein", "Kalender"), joke="Zwiebeln")
-    plist = money.prize_list(tournament, standings.build(tournament))
+    plist = money.prize_list(tournament, published.fresh_standings(tournament.id))
     assert [(w.pick, w.player.number, w.place, w.item) for w in plist.winners] == [
         (1, 1, 1, "Schinken"),
         (2, 2, 2, "Wein"),
@@ -247,7 +247,7 @@ def test_the_joke_prize_passes_over_a_player_who_withdrew() -> None:
     rounds.close_round(tournament, row)
     entrants.withdraw(tournament, by_number(tournament, 1))  # last so far, goes home
     settings(tournament, joke="Zwiebeln")
-    plist = money.prize_list(tournament, standings.build(tournament))
+    plist = money.prize_list(tournament, published.fresh_standings(tournament.id))
     assert not plist.final  # round 2 is still to come: provisional
     assert [w.player.number for w in plist.joke_winners] == [2]
 

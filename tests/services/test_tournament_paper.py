@@ -15,7 +15,7 @@ from scorer.extensions import db
 from scorer.rules import PRESETS
 from scorer.rules.tournament import table_ruleset
 from scorer.services import NotFound
-from scorer.services.tournaments import board, entrants, paper, rounds, standings
+from scorer.services.tournaments import board, entrants, paper, published, rounds
 from scorer.tournament_models import Tournament
 from tests.tournament_builders import drawn, play_round, tournament_with
 
@@ -116,7 +116,7 @@ def test_the_final_ranking_is_the_beamers(app: Flask) -> None:
             rounds.close_round(tournament, row)
         sheet = paper.ranking_after(tournament)
         assert sheet.final and not sheet.provisional
-        beamer = standings.build(tournament)
+        beamer = published.fresh_standings(tournament.id)
         assert [(x.entrant_id, x.place, x.total, x.lost) for x in sheet.lines] == [
             (x.player.entrant_id, x.place, x.total, x.lost) for x in beamer.lines
         ]

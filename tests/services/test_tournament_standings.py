@@ -6,7 +6,7 @@ from flask import Flask
 
 from scorer import services
 from scorer.extensions import db
-from scorer.services.tournaments import rounds, seating, setup, standings
+from scorer.services.tournaments import public_state, published, rounds, seating, setup, standings
 from scorer.services.tournaments.standings import Standings
 from scorer.services.tournaments.tables import results
 from scorer.tournament_models import Entrant, Tournament
@@ -15,7 +15,7 @@ from tests.tournament_builders import a_hand, drawn, play_round, tournament_with
 
 def _view(tournament: Tournament) -> Standings:
     db.session.expire_all()
-    return standings.build(tournament)
+    return published.fresh_standings(tournament.id)
 
 
 def _line(current: Standings, name: str) -> standings.Line:
@@ -263,16 +263,20 @@ def test_the_poll_state_changes_with_any_saved_hand_and_not_otherwise(in_app: Fl
     assert state.last_modified >= last.updated_at
 
 
-def test_standings_are_kept_per_tag(in_app: Flask) -> None:
+def test_a_build_goes_on_from_the_last_and_equals_a_fresh_one(in_app: Flask) -> None:
     tournament = tournament_with(6, deals=3)
     row = drawn(tournament)
-    tag = _tag(tournament)
-    first = standings.standings(tournament, tag)
-    assert standings.standings(tournament, tag) is first
+    first = public_state.build(tournament.id)
+    assert first is not None
     services.save_hand(row.tables[0].match, a_hand(row.tables[0].match))
     db.session.expire_all()
-    again = standings.standings(tournament, _tag(tournament))
-    assert again is not first and again.lines != first.lines
+    again = public_state.build(tournament.id, first)
+    assert again is not None and again.standings.lines != first.standings.lines
+    # the table that did not move is taken over, not read again
+    assert again.rounds[0].tables[1] is first.rounds[0].tables[1]
+    assert again.rounds[0].tables[0] is not first.rounds[0].tables[0]
+    fresh = public_state.build(tournament.id)
+    assert fresh is not None and fresh.standings == again.standings
 
 
 def test_a_closed_round_is_not_read_again_while_the_next_is_played(in_app: Flask) -> None:
@@ -281,14 +285,23 @@ def test_a_closed_round_is_not_read_again_while_the_next_is_played(in_app: Flask
     play_round(first)
     rounds.close_round(tournament, first)
     second = drawn(tournament, 2)
-    standings.standings(tournament, _tag(tournament))
-    kept = in_app.extensions[standings.EXTENSION]
-    views = dict(kept.rounds)
+    built = public_state.build(tournament.id)
+    assert built is not None
     services.save_hand(second.tables[0].match, a_hand(second.tables[0].match))
     db.session.expire_all()
-    again = standings.standings(tournament, _tag(tournament))
-    assert again.lines != () and len(kept.rounds) == len(views) + 1
-    assert all(kept.rounds[key] is view for key, view in views.items())
-    # and what is kept is what a fresh build gives
-    fresh = standings.build(tournament)
-    assert again.lines == fresh.lines and again.progress == fresh.progress
+    again = public_state.build(tournament.id, built)
+    assert again is not None
+    assert again.rounds[0] is built.rounds[0]  # round 1 taken over whole
+    assert again.rounds[1] is not built.rounds[1]
+    fresh = public_state.build(tournament.id)
+    assert fresh is not None and fresh.standings == again.standings
+
+
+def test_a_build_round_trips_through_its_json(in_app: Flask) -> None:
+    tournament = tournament_with(10, deals=3)
+    row = drawn(tournament)
+    play_round(row, hands=2)
+    built = public_state.build(tournament.id)
+    assert built is not None
+    again = public_state.loads(public_state.dumps(built))
+    assert again == built

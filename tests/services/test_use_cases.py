@@ -306,3 +306,41 @@ def test_one_file_imported_twice_at_once_makes_two_sessions(
     assert session_data["token"] in tokens and mine.token != session_data["token"]
     assert [m.token != item["token"] for m, item in zip(mine.matches, session_data["matches"],
                                                        strict=True)] == [True]  # fmt: skip
+
+
+def test_an_import_writes_nothing_while_it_checks_the_file(
+    in_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite has one write lock for the whole database: an import takes it only to write
+    the rows it has checked, so a table saves its hand while the import still checks."""
+    import json
+
+    from scorer.models import GameSession
+    from scorer.services import backup
+
+    match = new_match()
+    services.save_hand(match, ANNA_MAKES_150)
+    token = match.token
+    data = json.loads(json.dumps(services.export_sessions([match.session])))
+    data["sessions"].append(json.loads(json.dumps(data["sessions"][0])))
+    real = backup.load_match
+    calls: list[int] = []
+    sessions_seen: list[int] = []
+
+    def a_table_saves_meanwhile(*args: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 2:  # the match of session 2: session 1 is checked
+            # none of it is in the database, not even in the import's own transaction
+            sessions_seen.append(
+                db.session.execute(select(func.count()).select_from(GameSession)).scalar_one()
+            )
+            with in_app.app_context(), in_app.test_request_context():  # a table, on its own
+                services.save_hand(services.get_match(token), BERTA_FAILS_400)
+                db.session.remove()
+        return real(*args)
+
+    monkeypatch.setattr(backup, "load_match", a_table_saves_meanwhile)
+    with in_app.test_request_context():
+        rows = services.import_backup(json.dumps(data))
+    assert sessions_seen == [1] and len(rows) == 2
+    assert hands_in_db() == 2 + 2  # the table's two, one in each imported session

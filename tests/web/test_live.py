@@ -106,6 +106,29 @@ def test_a_poll_for_the_version_the_page_shows_is_answered_204_without_a_body(
     assert client.get(newer, headers=HX).status_code == 204
 
 
+def test_a_process_reads_a_share_links_state_at_most_every_half_second(
+    app: Flask, client: FlaskClient, table: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Within SHARE_POLL_KEEP seconds a poll answers from the match's state this process
+    read last, without a statement; after it, a saved hand shows."""
+    from scorer.services import kept
+    from tests.web.test_performance import statements
+
+    app.config["SHARE_POLL_KEEP"] = 0.5
+    clock = [100.0]
+    monkeypatch.setattr(kept.time, "monotonic", lambda: clock[0])
+    url = _polled_url(client.get(f"/v/{table['view']}").get_data(as_text=True))
+    assert client.get(url, headers=HX).status_code == 204
+    enter_hand(client, table["token"], declarer=1, bid=300, trump="E", melds=[0, 60, 0],
+               tricks=[80, 170, None])  # fmt: skip
+    clock[0] += 0.3
+    with statements(app) as sent:
+        assert client.get(url, headers=HX).status_code == 204  # the state read 0.3 s ago
+    assert sent == []
+    clock[0] += 0.3
+    assert client.get(url, headers=HX).status_code == 200
+
+
 def test_a_poll_does_not_read_the_session_cookie(
     client: FlaskClient, table: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:

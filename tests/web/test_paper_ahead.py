@@ -297,4 +297,4 @@ def test_without_a_cache_folder_to_write_the_paper_is_made_in_the_request(
     assert not ahead.running()
     cards, slips = both(client, token)
     assert renders == {"cards.html": 1, "slips.html": 1}
-    assert "Table 3" in text_of(cards)
+    assert "Table 3" in text_of(cards) and "Paper slip · Round 1 · Table 3" in text_of(slips)

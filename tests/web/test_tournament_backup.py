@@ -147,8 +147,8 @@ def good_file(app: Flask, client: FlaskClient) -> dict[str, Any]:
             lambda d: d["tournament"]["rounds"].append(
                 dict(d["tournament"]["rounds"][0], number=2)
             ),
-            "'rounds' is missing or invalid",
-            "'rounds' fehlt oder ist ungültig",
+            "tournament: rounds is missing or invalid",
+            "Turnier: Runden fehlt oder ist ungültig",
         ),
         (
             lambda d: d.update(format="scorer-tabelle"),

@@ -18,7 +18,7 @@ from scorer.tournament_models import Entrant, Tournament
 from tests.builders import HX
 from tests.tournament_builders import a_hand, drawn, play_round, tournament_with
 
-SHOWN_RE = re.compile(r'hx-get="([^"]+\?shown=[0-9a-f]+)"')
+SHOWN_RE = re.compile(r'hx-get="([^"]+[?;]shown=[0-9a-f]+)"')
 
 
 @dataclass
@@ -50,6 +50,16 @@ def evening(app: Flask) -> Iterator[Evening]:
         found = Evening(app, tournament.view_token, tournament.id)
         db.session.remove()
     yield found
+
+
+def line_of(evening: Evening, number: int) -> tuple[int, int]:
+    """A player's place and total as the database holds them now."""
+    from scorer.services.tournaments.published import fresh_standings
+
+    with evening.app.app_context():
+        lines = fresh_standings(evening.tournament_id).lines
+        line = next(x for x in lines if x.player.number == number)
+        return line.place, line.total
 
 
 def _polled(html: str) -> str:
@@ -85,13 +95,26 @@ def test_the_ranking_shows_places_points_per_round_and_progress(
     client: FlaskClient, evening: Evening
 ) -> None:
     html = client.get(f"/p/{evening.view}?lang=en").get_data(as_text=True)
-    assert 'table class="pub-ranking" data-pages' in html
+    assert 'table class="pub-ranking" data-ranking' in html
     assert html.count("<tr") == 1 + 10  # the head and a line per player
     assert "provisional" in html
     assert "Round 1: 0 of 3 tables finished" in html
-    assert "1/4" in html and "1/3" in html  # each table's deal
     assert 'src="/static/beamer.js' in html and "<script>" not in html
     assert 'hx-trigger="every 3s"' in html
+    # the beamer (as many lines as fit its screen) names the tables still playing
+    beamer = client.get(f"/p/{evening.view}?lang=en&rows=20").get_data(as_text=True)
+    assert "1/4" in beamer and "1/3" in beamer  # each table's deal
+    assert "data-beamer" in beamer and "1/4" not in html
+
+
+def test_the_ranking_pages_are_balanced(client: FlaskClient, evening: Evening) -> None:
+    """Ten lines, room for six: two pages of five (not six and a page of four)."""
+    first = client.get(f"/p/{evening.view}?lang=en&rows=6").get_data(as_text=True)
+    assert first.count('<tr class=') + first.count("<tr>") - 1 == 5
+    assert "Page 1 of 2" in first
+    second = client.get(f"/p/{evening.view}?lang=en&rows=6&page=2").get_data(as_text=True)
+    assert "Page 2 of 2" in second
+    assert client.get(f"/p/{evening.view}?rows=6&page=99").status_code == 200  # the last page
 
 
 def test_a_round_closed_is_no_longer_provisional(app: Flask, client: FlaskClient) -> None:
@@ -250,23 +273,34 @@ def test_a_poll_of_what_the_page_shows_is_204_and_a_conditional_get_304(
     assert again.headers["Cache-Control"] == "private, no-cache"
 
 
-@pytest.mark.parametrize("page", PAGES)
 @pytest.mark.parametrize("table", [1, 2, 3])
-def test_a_hand_saved_at_any_table_changes_every_poll(
-    client: FlaskClient, evening: Evening, page: str, table: int
+def test_a_hand_saved_changes_the_polls_of_the_pages_it_changes_and_no_other(
+    client: FlaskClient, evening: Evening, table: int
 ) -> None:
-    url = _polled(client.get(f"/p/{evening.view}{page}").get_data(as_text=True))
-    fragment = client.get(url.split("?")[0], headers=HX)
-    etag = fragment.headers["ETag"]
+    """A hand moves points: the ranking reads otherwise; the seating does not; a player's
+    page only when the hand was saved at their table."""
+    with evening.app.app_context():
+        row = evening.tournament().round_rows[-1]
+        at = next(t for t in row.tables if t.number == table)
+        numbers = {db.session.get_one(Entrant, p).number for p in at.players}
+    urls = {
+        page: _polled(client.get(f"/p/{evening.view}{page}").get_data(as_text=True))
+        for page in PAGES
+    }
+    before = line_of(evening, 3)
     evening.save_hand_at(table)
-    changed = client.get(url, headers=HX)
-    assert changed.status_code == 200
-    assert _polled(changed.get_data(as_text=True)) != url
-    assert client.get(url.split("?")[0], headers={"If-None-Match": etag}).status_code == 200
+    changes = {page: client.get(url, headers=HX).status_code for page, url in urls.items()}
+    assert changes["/seats"] == 204
+    assert changes[""] == 200
+    # player 3's page: their table's deal, or their line (a place moves with others' points)
+    moved = 3 in numbers or line_of(evening, 3) != before
+    assert changes["/players/3"] == (200 if moved else 204)
+    changed = client.get(urls[""], headers=HX)
+    assert _polled(changed.get_data(as_text=True)) != urls[""]
 
 
 def test_the_ranking_poll_shows_the_new_points(client: FlaskClient, evening: Evening) -> None:
-    url = _polled(client.get(f"/p/{evening.view}?lang=en").get_data(as_text=True))
+    url = _polled(client.get(f"/p/{evening.view}?lang=en&rows=20").get_data(as_text=True))
     before = client.get(url.split("?")[0] + "?lang=en", headers=HX).get_data(as_text=True)
     evening.save_hand_at(2)
     after = client.get(url + "&lang=en", headers=HX).get_data(as_text=True)
@@ -301,18 +335,20 @@ def test_the_beamer_qr_code_leads_to_the_find_page(client: FlaskClient, evening:
 def test_while_tables_save_fast_the_ranking_is_built_at_most_every_few_seconds(
     app: Flask, client: FlaskClient, evening: Evening, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A state seen less than TOURNAMENT_FRESH seconds ago is shown again (its own ETag,
-    so a 204 stays true to what the page shows); after that the new state is built."""
-    from scorer.services.tournaments import standings
+    """A build less than TOURNAMENT_FRESH seconds old is shown again (its own ETag, so a
+    204 stays true to what the page shows); after that the new state is built."""
+    from datetime import datetime, timedelta
+
+    from scorer.services.tournaments import published
 
     app.config["TOURNAMENT_FRESH"] = 1.5
-    clock = [1000.0]
-    monkeypatch.setattr(standings.time, "monotonic", lambda: clock[0])
-    url = _polled(client.get(f"/p/{evening.view}").get_data(as_text=True))
+    clock = [datetime(2026, 11, 27, 20, 0)]
+    monkeypatch.setattr(published, "utcnow", lambda: clock[0])
+    url = _polled(client.get(f"/p/{evening.view}?rows=20").get_data(as_text=True))
     evening.save_hand_at(2)
-    clock[0] += 0.5
+    clock[0] += timedelta(seconds=0.5)
     assert client.get(url, headers=HX).status_code == 204  # still the state just built
-    clock[0] += 1.5
+    clock[0] += timedelta(seconds=1.5)
     response = client.get(url, headers=HX)
     assert response.status_code == 200  # fresh enough no more: the new state
     assert "2/3" in response.get_data(as_text=True)
@@ -323,15 +359,17 @@ def test_a_process_reads_the_poll_state_at_most_every_half_second(
 ) -> None:
     """Within TOURNAMENT_POLL_KEEP seconds a poll answers from the state read last (one
     read per link and process); after it, a saved hand shows."""
-    from scorer.services.tournaments import polls, standings
+    from scorer.services.tournaments import published
 
     app.config["TOURNAMENT_POLL_KEEP"] = 0.5
     clock = [500.0]
-    monkeypatch.setattr(polls.time, "monotonic", lambda: clock[0])
+    from scorer.services import kept
+
+    monkeypatch.setattr(kept.time, "monotonic", lambda: clock[0])
     reads = []
-    real = standings.poll_state
-    monkeypatch.setattr(polls, "poll_state", lambda token: reads.append(token) or real(token))
-    url = _polled(client.get(f"/p/{evening.view}").get_data(as_text=True))
+    real = published.poll_state
+    monkeypatch.setattr(published, "poll_state", lambda token: reads.append(token) or real(token))
+    url = _polled(client.get(f"/p/{evening.view}?rows=20").get_data(as_text=True))
     assert client.get(url, headers=HX).status_code == 204
     evening.save_hand_at(2)
     clock[0] += 0.2

@@ -41,7 +41,12 @@ Decisions:
   limits (:data:`MAX_FILE_HANDS`), and the text of the whole file by
   :func:`scorer.services.backup_format.parse` (nesting, NUL, control
   characters, lone surrogates, numbers JSON does not know).
-* **One transaction**: a refused file leaves the database as it was.
+* **All or nothing, checked first**: the whole file is read and checked before
+  anything is written, so a refused file leaves the database as it was.  Then
+  it is written in short transactions (:mod:`scorer.services.tournaments.restoring`),
+  so that a big file does not hold SQLite's write lock for seconds while the
+  tables of the hall save their hands; the restored rows become visible with
+  the last one, all at once.  A write that fails halfway removes what it wrote.
 """
 
 from __future__ import annotations
@@ -50,23 +55,20 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from flask_babel import gettext as _
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 
 from ...extensions import db
-from ...models import Match
+from ...resources import RELEASE
 from ...tournament_models import RetiredLink, Series, Tournament
 from ..backup_format import FORMAT as MATCH_FORMAT
-from ..backup_format import VERSION, export_match, parse
-from ..errors import BackupError, ConflictError
+from ..backup_format import VERSION, compact_rules, export_match, parse
+from ..errors import BackupError
+from ..errors import Said as _
+from . import restoring
 from .backup_reader import MAX_EVENINGS, MAX_FILE_HANDS, TOURNAMENT_FORMAT, Loader
 
 SERIES_FORMAT = "scorer-series"
 FORMATS = (TOURNAMENT_FORMAT, SERIES_FORMAT)
-IMPORT_TRIES = 3
-"""Two uploads of one file at once: the second meets the first's tokens and tries again
-(then as a copy with new links)."""
 
 __all__ = [
     "FORMATS",
@@ -76,7 +78,6 @@ __all__ = [
     "count_hands",
     "export_series",
     "export_tournament",
-    "file_tokens",
     "restore",
 ]
 
@@ -97,6 +98,7 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
     return {
         "format": TOURNAMENT_FORMAT,
         "version": VERSION,
+        "release": RELEASE,
         "exported_at": _now(),
         "tournament": tournament_data(tournament, None),
     }
@@ -108,6 +110,7 @@ def export_series(series: Series) -> dict[str, Any]:
     return {
         "format": SERIES_FORMAT,
         "version": VERSION,
+        "release": RELEASE,
         "exported_at": _now(),
         "series": {
             "token": series.token,
@@ -160,7 +163,7 @@ def tournament_data(tournament: Tournament, series_index: dict[int, int] | None)
         "name": t.name,
         "held_on": t.held_on,
         "place": t.place,
-        "ruleset": dict(t.ruleset),
+        "ruleset": compact_rules(t.ruleset),
         "rounds_planned": t.rounds,
         "entry_fee_cents": t.entry_fee_cents,
         "fee_schedule": t.fee_schedule,
@@ -242,33 +245,9 @@ def tournament_data(tournament: Tournament, series_index: dict[int, int] | None)
 # -- restore --------------------------------------------------------------------------------
 
 
-def _tokens_of(value: Any, keys: tuple[str, ...]) -> list[str]:
-    if not isinstance(value, dict):
-        return []
-    return [value[k] for k in keys if isinstance(value.get(k), str)]
-
-
 def _list(value: Any, key: str) -> list[Any]:
     found = value.get(key) if isinstance(value, dict) else None
     return found if isinstance(found, list) else []
-
-
-def file_tokens(kind: str, body: Any) -> list[str]:
-    """Every link token the file names (read defensively: nothing is checked yet)."""
-    found: list[str] = []
-    evenings = [body]
-    if kind == "series":
-        found += _tokens_of(body, ("token", "view_token"))
-        evenings = _list(body, "evenings")
-    for evening in evenings:
-        found += _tokens_of(evening, ("token", "view_token"))
-        for row in _list(evening, "rounds"):
-            for table in _list(row, "tables"):
-                match = table.get("match") if isinstance(table, dict) else None
-                found += _tokens_of(match, ("token", "view_token"))
-                for link in _list(table, "retired_links"):
-                    found += _tokens_of(link, ("token",))
-    return found
 
 
 def count_hands(evenings: list[Any]) -> None:
@@ -301,32 +280,15 @@ class Restored:
     copy: bool
 
 
-def _in_use(tokens: list[str]) -> bool:
-    """Whether any of the file's tokens names a row here (any kind of link)."""
-    columns = (
-        Tournament.token,
-        Tournament.view_token,
-        Series.token,
-        Series.view_token,
-        Match.token,
-        Match.view_token,
-        RetiredLink.token,
-    )
-    wanted = sorted(set(tokens))
-    for start in range(0, len(wanted), 400):
-        chunk = wanted[start : start + 400]
-        for column in columns:
-            if db.session.execute(select(column).where(column.in_(chunk)).limit(1)).first():
-                return True
-    return False
-
-
 def restore(raw: bytes | str) -> Restored:
-    """Restore a tournament or a series file in one transaction: all of it, or nothing.
+    """Restore a tournament or a series file: all of it, or nothing.
 
     Raises :class:`BackupError` with a message in the user's language (where
-    in the file, and what is wrong); :class:`ConflictError` only if concurrent
-    imports keep taking the tokens, which no pair of uploads can cause.
+    in the file, and what is wrong) before anything is written;
+    :class:`~scorer.services.errors.ConflictError` only if concurrent restores
+    keep taking the file's links, which no pair of uploads can cause, or if
+    this one stood still so long that another took its parts for a dead
+    restore's (:data:`~scorer.services.tournaments.restoring.STALE`).
     """
     data = parse(raw, (*FORMATS, MATCH_FORMAT))
     if data.get("format") == MATCH_FORMAT:
@@ -339,23 +301,21 @@ def restore(raw: bytes | str) -> Restored:
     kind = "series" if data.get("format") == SERIES_FORMAT else "tournament"
     body = data.get(kind)
     count_hands(_list(body, "evenings")[:MAX_EVENINGS] if kind == "series" else [body])
-    for _attempt in range(IMPORT_TRIES):
-        try:
-            copy = _in_use(file_tokens(kind, body))
-            loader = Loader(copy=copy)
-            with db.session.no_autoflush:
-                if kind == "series":
-                    series = loader.series(body)
-                    result = Restored(tournament=None, series=series, copy=copy)
-                else:
-                    tournament = loader.tournament(body, _("tournament"))
-                    result = Restored(tournament=tournament, series=None, copy=copy)
-            db.session.commit()
-        except IntegrityError:
-            db.session.rollback()
-            continue
-        except Exception:
-            db.session.rollback()
-            raise
-        return result
-    raise ConflictError()
+    restoring.discard_stale()
+    # built and checked outside the database session: nothing is written until all is
+    loader = Loader()
+    series, tournament = None, None
+    try:
+        if kind == "series":
+            series = loader.series(body)
+            evenings = list(series.tournaments)
+        else:
+            tournament = loader.tournament(body, _("tournament"))
+            evenings = [tournament]
+    finally:
+        db.session.rollback()  # the reads' transaction (PostgreSQL) ends before the writes
+    copy = restoring.write(loader, series, evenings)
+    if series is not None:
+        return Restored(tournament=None, series=db.session.get(Series, series.id), copy=copy)
+    assert tournament is not None
+    return Restored(tournament=db.session.get(Tournament, tournament.id), series=None, copy=copy)

@@ -1,10 +1,18 @@
 """Reading a tournament's (or a series') backup file back into rows, every value checked.
 
-:class:`Loader` adds the rows of one checked file to the database session
-(no commit: :func:`scorer.services.tournaments.backup.restore` commits once or
-rolls back).  Every refusal is a :class:`~scorer.services.errors.BackupError`
-naming the place in the file ("tournament, round 2, table 3: …"); a refusal by
-the rules keeps their ``RulesError`` for the web layer to word.
+:class:`Loader` builds the rows of one file and checks every value, writing nothing:
+the rows never join the database session (:mod:`scorer.services.tournaments.restoring`
+writes them once the whole file is checked).  Every refusal is a
+:class:`~scorer.services.errors.BackupError` naming the place in the file
+("tournament, round 2, table 3: …"); a refusal by the rules keeps their
+``RulesError`` for the web layer to word.
+
+Built outside the database, the rows have no ids yet: the players (and a
+series' people) get stand-in ids, negative numbers, which the tables, their
+paper slips and confirmations name until the players are written
+(:func:`~scorer.services.tournaments.restoring.renumber`); every link gets a
+stand-in token, the file's own kept aside in :attr:`Loader.links` for the last
+step of the restore.
 
 What is checked besides each value's type and range: the ruleset is one a
 tournament can play (``check_ruleset``) and every table's match plays the
@@ -21,11 +29,9 @@ a file, the app's own limits of players, rounds and tables.
 from __future__ import annotations
 
 import re
-from typing import Any
+from itertools import count
+from typing import Any, NamedTuple
 
-from flask_babel import gettext as _
-
-from ...extensions import db
 from ...models import GameSession, Match, new_token
 from ...rules import RulesError, Ruleset
 from ...rules.tournament import series_evenings
@@ -41,7 +47,8 @@ from ...tournament_models import (
 )
 from ..backup import Tokens, finish_match, load_match
 from ..backup_format import MAX_HANDS, MAX_LOG, TOKEN_RE, Reader
-from ..errors import BackupError
+from ..errors import BackupError, Said
+from ..errors import Said as _
 from ..starting import storable
 from .board import MAX_SLIP_POINTS, check_slip
 from .entrants import MAX_CLUB, MAX_ENTRANTS, MAX_NUMBER, clean_entry
@@ -89,21 +96,33 @@ def _folded(r: Reader, key: str, longest: int, *, empty: bool = False) -> str:
     return value
 
 
-class Loader:
-    """Adds the rows of a backup file; ``copy``: every link gets a new token."""
+class Link(NamedTuple):
+    """A link of the file: the column it goes to, the stand-in written first, the file's token."""
 
-    def __init__(self, *, copy: bool) -> None:
-        self.copy = copy
+    column: Any
+    stand_in: str
+    token: str
+
+
+class Loader:
+    """Builds the rows of a backup file outside the database session, every value checked."""
+
+    def __init__(self) -> None:
         self.tokens = Tokens()
         self.seen: set[str] = set()
+        self.links: list[Link] = []
+        self.retired: dict[TournamentTable, list[RetiredLink]] = {}
+        self.stand_in_ids = count(-1, -1)
 
-    def token(self, r: Reader, key: str) -> str:
-        """The file's token (checked, unique in the file), or a new one for a copy."""
+    def token(self, r: Reader, key: str, column: Any) -> str:
+        """A stand-in for the file's token in ``column`` (checked, unique in the file)."""
         value = r.data.get(key)
         if not isinstance(value, str) or not TOKEN_RE.fullmatch(value) or value in self.seen:
             raise r.fail(key)
         self.seen.add(value)
-        return new_token() if self.copy else value
+        stand_in = new_token()
+        self.links.append(Link(column, stand_in, value))
+        return stand_in
 
     # -- a series ------------------------------------------------------------------------
 
@@ -117,8 +136,8 @@ class Loader:
         except RulesError as exc:
             raise BackupError(where=r.where, cause=exc) from None
         series = Series(
-            token=self.token(r, "token"),
-            view_token=self.token(r, "view_token"),
+            token=self.token(r, "token", Series.token),
+            view_token=self.token(r, "view_token", Series.view_token),
             name=_folded(r, "name", 80),
             counting=counting,
             best=best,
@@ -126,18 +145,17 @@ class Loader:
             created_at=r.get_time("created_at"),
             updated_at=r.get_time("updated_at"),
         )
-        db.session.add(series)
         for index, item in enumerate(r.get_list("players", MAX_SERIES_PLAYERS), 1):
             p = Reader(item, _("%(where)s, player %(number)s", where=r.where, number=index))
             series.players.append(
                 SeriesPlayer(
+                    id=next(self.stand_in_ids),
                     name=_folded(p, "name", 40),
                     club=_folded(p, "club", MAX_CLUB, empty=True),
                     created_at=p.get_time("created_at"),
                 )
             )
         evenings = r.get_list("evenings", MAX_EVENINGS)
-        db.session.flush()
         for index, item in enumerate(evenings, 1):
             where = _("%(where)s, evening %(number)s", where=r.where, number=index)
             self.tournament(item, where, series)
@@ -145,7 +163,7 @@ class Loader:
 
     # -- a tournament --------------------------------------------------------------------
 
-    def tournament(self, body: Any, where: str, series: Series | None = None) -> Tournament:
+    def tournament(self, body: Any, where: Said | str, series: Series | None = None) -> Tournament:
         """One tournament with its players, rounds and tables (``series``: the evening's)."""
         r = Reader(body, where)
         raw_rules = r.data.get("ruleset")
@@ -165,8 +183,8 @@ class Loader:
         except RulesError as exc:
             raise BackupError(where=r.where, cause=exc) from None
         tournament = Tournament(
-            token=self.token(r, "token"),
-            view_token=self.token(r, "view_token"),
+            token=self.token(r, "token", Tournament.token),
+            view_token=self.token(r, "view_token", Tournament.view_token),
             name=_folded(r, "name", MAX_TOURNAMENT_NAME),
             held_on=held_on,
             place=_folded(r, "place", MAX_PLACE, empty=True),
@@ -184,9 +202,7 @@ class Loader:
         )
         if not _SEED.fullmatch(tournament.seed):
             raise r.fail("seed")
-        db.session.add(tournament)
         self._entrants(r, tournament, series)
-        db.session.flush()  # the players' ids: the tables name them
         self._rounds(r, tournament)
         return tournament
 
@@ -258,6 +274,7 @@ class Loader:
                 raise e.fail("series_player")
             tournament.entrants.append(
                 Entrant(
+                    id=next(self.stand_in_ids),  # the tables name it by this until it is written
                     name=name,
                     club=club,
                     household=household,
@@ -314,7 +331,7 @@ class Loader:
         tournament: Tournament,
         row: Round,
         item: Any,
-        where: str,
+        where: Said | str,
         number: int,
         by_number: dict[int, Entrant],
         seated: set[int],
@@ -345,15 +362,14 @@ class Loader:
             seated.add(start)
         players = [by_number[n] for n in starts]
         match_item = t.data.get("match")
-        match_where = _("%(where)s, match", where=t.where)
-        if self.copy and isinstance(match_item, dict):
-            Reader(match_item, match_where)  # the tokens are checked, then replaced
-            self.token(Reader(match_item, match_where), "token")
-            self.token(Reader(match_item, match_where), "view_token")
-            match_item = {**match_item, "token": None, "view_token": None}
-        elif isinstance(match_item, dict):
-            self.token(Reader(match_item, match_where), "token")
-            self.token(Reader(match_item, match_where), "view_token")
+        if isinstance(match_item, dict):
+            # the file's links are checked and kept aside; the match gets the stand-ins
+            m = Reader(match_item, _("%(where)s, match", where=t.where))
+            match_item = {
+                **match_item,
+                "token": self.token(m, "token", Match.token),
+                "view_token": self.token(m, "view_token", Match.view_token),
+            }
         match = load_match(match_item, t.where, 1, self.tokens)
         if match.ruleset != table_ruleset_of(tournament, len(players)).to_dict():
             raise BackupError(
@@ -382,14 +398,12 @@ class Loader:
         match.session = session
         if row.closed_at is not None:
             match.locked = "closed"
-        db.session.add(session)
-        db.session.add(match)
         row.tables.append(table)
         numbers = {str(n): e.id for n, e in by_number.items()}
         self._paper(t, table, numbers)
         self._confirmations(t, table, by_number)
-        finish_match(match)  # flushed: the match has its id for the replaced links
-        self._links(t, match, link_number)
+        finish_match(match)
+        self.retired[table] = self._links(t, match, link_number)
 
     @staticmethod
     def _slip(
@@ -449,24 +463,26 @@ class Loader:
                 Confirmation(entrant_id=entrant.id, created_at=c.get_time("at"))
             )
 
-    def _links(self, t: Reader, match: Match, link_number: int) -> None:
+    def _links(self, t: Reader, match: Match, link_number: int) -> list[RetiredLink]:
         retired = t.get_list("retired_links", MAX_LINKS)
         if len(retired) != link_number - 1:
             raise t.fail("retired_links")
+        links = []
         for position, item in enumerate(retired, 1):
             k = Reader(
                 item, _("%(where)s, replaced link %(number)s", where=t.where, number=position)
             )
             if k.get_int("link_number", 1, MAX_LINKS) != position:
                 raise k.fail("link_number")
-            db.session.add(
+            links.append(
                 RetiredLink(
-                    token=self.token(k, "token"),
-                    match_id=match.id,
+                    token=self.token(k, "token", RetiredLink.token),
+                    match=match,
                     link_number=position,
                     retired_at=k.get_time("retired_at"),
                 )
             )
+        return links
 
 
-__all__ = ["MAX_EVENINGS", "MAX_FILE_HANDS", "MAX_HANDS", "TOURNAMENT_FORMAT", "Loader"]
+__all__ = ["MAX_EVENINGS", "MAX_FILE_HANDS", "MAX_HANDS", "TOURNAMENT_FORMAT", "Link", "Loader"]

@@ -9,7 +9,7 @@ players of every evening) and whether the draw counts the earlier evenings'
 tables as met; they only count, so they may change at any time.
 
 The ranking reads each evening's totals from its standings
-(:func:`.standings.standings`) and ranks the people with
+(:func:`.published.fresh_standings`) and ranks the people with
 ``series_ranking``.  An evening counts once its first round is drawn, and is
 provisional until its last round is closed.  The same person across evenings:
 :mod:`.series_people`.
@@ -31,8 +31,9 @@ from ..errors import ConflictError
 from ..starting import storable
 from ..unit import LostRace, use_case
 from . import setup
+from .published import fresh_standings
 from .series_people import evenings_of
-from .standings import alphabetical, standings
+from .standings import alphabetical
 
 MAX_SERIES_NAME = 80
 MAX_EVENINGS = 52
@@ -265,7 +266,7 @@ def series_standings(series: Series) -> SeriesStandings:
     people = {p.id: p for p in series.players}
     held = 0
     for number, tournament in enumerate(evenings_of(series), start=1):
-        shown = standings(tournament)
+        shown = fresh_standings(tournament.id)
         person_of = {e.id: e.series_player_id for e in tournament.entrants}
         evenings.append(
             Evening(

@@ -18,8 +18,8 @@ from sqlalchemy import bindparam, select, update
 
 from ...extensions import db
 from ...models import utcnow
-from ...rules import PRESETS, RulesError, Ruleset, check_table
-from ...rules.tournament import lost_game_fee, table_ruleset
+from ...rules import PRESETS, RulesError, Ruleset
+from ...rules.tournament import check_tournament_ruleset, lost_game_fee, table_ruleset
 from ...tournament_models import Round, Tournament
 from ..errors import NotFound
 from ..starting import storable
@@ -71,15 +71,8 @@ def table_ruleset_of(tournament: Tournament, size: int) -> Ruleset:
 
 
 def check_ruleset(ruleset: Ruleset) -> Ruleset:
-    """A ruleset a tournament can play: three players each, fixed deals, a multiple of 3."""
-    if ruleset.players != 3 or ruleset.team_size != 1 or ruleset.open_play:
-        raise RulesError("a tournament is played at tables of three, each for themselves")
-    if ruleset.end != "deals":
-        raise RulesError("a tournament round is a fixed number of deals")
-    for size in (3, 4):
-        # the deals must suit a table of four too, and both tables must be dealt
-        check_table(table_ruleset(ruleset, size), size)
-    return ruleset
+    """A ruleset a tournament can play (the rules: ``check_tournament_ruleset``)."""
+    return check_tournament_ruleset(ruleset)
 
 
 def check_fee_schedule(schedule: str) -> str:

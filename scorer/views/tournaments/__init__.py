@@ -31,6 +31,9 @@
     or a copy with new links when they are in use here.
 ``exports``
     The ranking as CSV and as an Excel sheet (organiser's and public link).
+``online``
+    Putting the tournament online: the hosted page's connection line, and how
+    the pushes go.
 """
 
 from flask import Blueprint
@@ -40,6 +43,7 @@ from . import (
     corrections,
     exports,
     money,
+    online,
     organiser,
     paper,
     players,
@@ -51,6 +55,7 @@ from . import (
 
 BLUEPRINTS: tuple[Blueprint, ...] = (
     organiser.bp,
+    online.bp,
     players.bp,
     rounds.bp,
     corrections.bp,

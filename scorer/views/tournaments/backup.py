@@ -37,11 +37,12 @@ from ...services.tournaments import backup as backups
 from ...services.tournaments import series as cups
 from ...services.tournaments import setup
 from ...web import go_to, render, upload_limit
-from ...words import rules_message
+from ...words import backup_reason
 from ..sheets import download, file_name
 from .organiser import FRESH_KEY, remember
 
 bp = Blueprint("t_backup", __name__, cli_group="tournament")
+bp.cli.help = "Export and restore a tournament's or a series' backup file."
 
 PAGE = "tournaments/backup/restore.html"
 
@@ -71,14 +72,6 @@ def series(token: str) -> WerkzeugResponse:
     return _json(backups.export_series(found), file_name("serie", found.name, ext="json"))
 
 
-def _reason(error: BackupError) -> str:
-    """Why a file was refused, in the user's language (a refusal by the rules too)."""
-    if error.cause is None:
-        return str(error)
-    reason = rules_message(error.cause)
-    return f"{error.where}: {reason}" if error.where else reason
-
-
 def _page(form: RestoreForm, *, status: int = 200, error: str | None = None) -> WerkzeugResponse:
     limit = upload_limit("t_backup.restore") or 0
     return render(PAGE, status=status, form=form, error=error, size=f"{limit / (1024 * 1024):g}")
@@ -104,7 +97,7 @@ def restore() -> WerkzeugResponse:
     except slots.Busy:
         return slots.busy_response(gettext("Nothing was restored: the server is busy."))
     except BackupError as exc:
-        error = gettext("Nothing was restored: %(reason)s", reason=_reason(exc))
+        error = gettext("Nothing was restored: %(reason)s", reason=backup_reason(exc))
         return _page(form, status=422, error=error)
     except ConflictError:
         error = gettext("Nothing was restored: the server was busy. Please try again.")
@@ -180,7 +173,7 @@ def restore_command(path: Any) -> None:
         try:
             result = backups.restore(path.read())
         except BackupError as exc:
-            click.echo(f"Nothing was restored: {_reason(exc)}", err=True)
+            click.echo(f"Nothing was restored: {backup_reason(exc)}", err=True)
             sys.exit(1)
         except ConflictError:
             click.echo("Nothing was restored: the database was busy; try again.", err=True)

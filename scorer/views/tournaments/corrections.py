@@ -54,12 +54,7 @@ def _table_context(tournament: Tournament, table: TournamentTable, **extra: Any)
 def _correctable(match: Match, number: int) -> Hand:
     """A hand the correction form can show (a closed, live hand of a played deal), or 404."""
     hand = services.hand_by_number(match, number)
-    if (
-        hand.status != "closed"
-        or hand.ended_mid_hand
-        or hand.outcome == "open_play"
-        or hand.deleted_at is not None
-    ):
+    if not services.correctable(hand):
         abort(404)
     return hand
 

@@ -2,7 +2,7 @@
 
 ``/t/<token>/ranking.csv|xlsx`` for the organiser, ``/p/<view_token>/ranking.csv|xlsx``
 on the public ranking (which is public anyway).  The lines are the ranking's
-own (:func:`scorer.services.tournaments.standings.standings`: never ranked
+own (:func:`scorer.services.tournaments.published.fresh_standings`: never ranked
 again here): place, start number, name, club, points per round, total, lost
 games, and the marks (withdrawn, from a paper slip).  Before the last round is
 closed the ranking is marked provisional (a last line in the CSV, the title
@@ -31,7 +31,8 @@ from openpyxl.utils import get_column_letter
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...services.tournaments import setup
-from ...services.tournaments.standings import Standings, standings
+from ...services.tournaments.published import fresh_standings
+from ...services.tournaments.standings import Standings
 from ...spreadsheet import csv_cell
 from ...tournament_models import Tournament
 from ..sheets import download, file_name
@@ -140,12 +141,12 @@ def _name(tournament: Tournament, table: Table, ext: str) -> str:
 
 
 def _csv(tournament: Tournament) -> WerkzeugResponse:
-    table = ranking_table(tournament, standings(tournament))
+    table = ranking_table(tournament, fresh_standings(tournament.id))
     return download(ranking_csv(table), CSV, _name(tournament, table, "csv"))
 
 
 def _xlsx(tournament: Tournament) -> WerkzeugResponse:
-    table = ranking_table(tournament, standings(tournament))
+    table = ranking_table(tournament, fresh_standings(tournament.id))
     return download(ranking_xlsx(table), XLSX, _name(tournament, table, "xlsx"))
 
 

@@ -12,22 +12,22 @@ the prize list, "provisional" until the last round is closed.
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from flask import Blueprint, abort, flash, request, url_for
-from flask_babel import format_decimal, gettext
+from flask_babel import gettext
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...forms.tournament_money import PaidForm, PrizeForm
 from ...rules import RulesError
-from ...services.tournaments import entrants, money, setup, standings
-from ...services.tournaments.money import AmountChanged, Fund, Ledger
+from ...services.tournaments import entrants, money, published, setup, standings
+from ...services.tournaments.money import AmountChanged, Ledger
 from ...tournament_models import Tournament
 from ...web import go_to, is_htmx, render
+from ...words import fund_note, percent, rules_message
 from ...words import money as euros
-from ...words import rules_message
 from ..polls import conditional
+from ..public_pages import hall_shown
 from .links import external_url
 
 bp = Blueprint("t_money", __name__)
@@ -44,28 +44,6 @@ def _way(tournament: Tournament) -> dict[str, Any]:
         "money_url": url_for("t_money.index", token=tournament.token),
         "prizes_url": url_for("t_money.prizes", token=tournament.token),
     }
-
-
-def fund_note(fund: Fund) -> str:
-    """The prize fund in words: what goes in, what the organiser keeps of it."""
-    if fund.lost_to_fund:
-        text = gettext("The prize fund is the entry fees and the lost-game money.")
-    else:
-        text = gettext(
-            "The prize fund is the entry fees; the lost-game money stays with the organiser."
-        )
-    if fund.keep_value and fund.keep_kind == "percent":
-        kept = gettext("The organiser keeps %(kept)s of it.", kept=percent(fund.keep_value))
-    elif fund.keep_value:
-        kept = gettext("The organiser keeps %(kept)s of it.", kept=euros(fund.keep_value))
-    else:
-        kept = ""
-    return f"{text} {kept}".strip()
-
-
-def percent(hundredths: int) -> str:
-    """Hundredths of a per cent as the page writes them: ``12,5 %``."""
-    return f"{format_decimal(Decimal(hundredths) / 100, format='0.##')}\u00a0%"
 
 
 # -- who owes what ---------------------------------------------------------------------------
@@ -207,7 +185,7 @@ def prizes(token: str) -> WerkzeugResponse:
         status=422 if error else 200,
         form=form,
         error=error,
-        **_prize_context(tournament, standings.standings(tournament)),
+        **_prize_context(tournament, published.fresh_standings(tournament.id)),
         public_prizes_url=external_url(
             tournament, "t_money.public_prizes", view_token=tournament.view_token
         ),
@@ -222,14 +200,14 @@ def public_prizes(view_token: str) -> WerkzeugResponse:
     Built once per state of the tournament (the public pages' poll tag); a
     reload of an unchanged list is a 304.
     """
-    state = standings.poll_state(view_token)
-    if state is None:
+    now = hall_shown(view_token)
+    if now is None:
         abort(404)
-    state = standings.settled(state)
+    state = now.state
 
     def build() -> WerkzeugResponse:
         tournament = setup.get_tournament_for_view(view_token)
-        current = standings.standings(tournament, state.tag)
+        current = now.standings
         return render(
             "tournaments/money/public.html",
             tournament=tournament,

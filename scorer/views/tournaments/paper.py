@@ -23,9 +23,9 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from ... import slots
 from ...extensions import limiter
 from ...pdf import tournament as documents
-from ...services.tournaments import money, paper, setup, standings
+from ...services.tournaments import money, paper, published, setup
+from ...words import percent
 from . import printouts
-from .money import percent
 from .printouts import Printout, serve
 
 bp = Blueprint("t_paper", __name__)
@@ -132,10 +132,7 @@ def prize_list(token: str) -> Response:
     on the standings the beamer shows); "provisional" until the last round is closed.
     """
     tournament = setup.get_tournament(token)
-    state = standings.poll_state(tournament.view_token)
-    if state is None:
-        abort(404)
-    plist = money.prize_list(tournament, standings.standings(tournament, state.tag))
+    plist = money.prize_list(tournament, published.fresh_standings(tournament.id))
     words = [percent(int(share * money.HUNDRED_PERCENT)) for share in plist.shares]
     heading = paper.heading(tournament)
     key = documents.document_key("prizes", "", heading, plist, words)

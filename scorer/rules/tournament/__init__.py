@@ -1,0 +1,78 @@
+"""The tournament's pure part: docs (TOURNAMENT.md) section 5.  Players are start numbers.
+
+A package by topic: :mod:`.draw` (:func:`table_sizes` splits a round into
+tables of four and three; :func:`draw` seats the next round so that as few
+pairs as possible meet again; :func:`repeats` counts such pairs),
+:mod:`.ranking` (:func:`rank` gives shared places, 1, 1, 3; :func:`ranking`
+with the tie-break; :func:`lost_game`), :mod:`.money` (:func:`lost_game_fee`
+prices a player's lost games on the organiser's schedule; :func:`prizes`
+shares the prize fund among the places), :mod:`.tables` (the ruleset of a
+tournament's tables), :mod:`.series` (the Binokel-Cup) and :mod:`.names` (the
+same person across evenings).  Every public name is here, as the contract names it.
+
+>>> table_sizes(10)
+(4, 3, 3)
+>>> rank({"a": 300, "b": 300, "c": 200})
+{'a': 1, 'b': 1, 'c': 3}
+"""
+
+from .draw import (
+    CANDIDATES,
+    EXACT_DRAW_PLAYERS,
+    EXACT_SEARCH_BUDGET,
+    SEARCH_ATTEMPTS,
+    SEARCH_BUDGET,
+    draw,
+    repeats,
+    table_sizes,
+)
+from .money import (
+    CENT,
+    MAX_SHARES,
+    item_prizes,
+    last_place,
+    lost_game_fee,
+    pick_order,
+    place_prizes,
+    prize_fund,
+    prize_shares,
+    prizes,
+    round_fees,
+)
+from .names import alike_names, name_key
+from .ranking import lost_game, rank, ranking
+from .series import SERIES_COUNTING, series_evenings, series_ranking
+from .tables import check_tournament_ruleset, table_ruleset, tournament_ruleset
+
+__all__ = [
+    "CANDIDATES",
+    "CENT",
+    "EXACT_DRAW_PLAYERS",
+    "EXACT_SEARCH_BUDGET",
+    "MAX_SHARES",
+    "SEARCH_ATTEMPTS",
+    "SEARCH_BUDGET",
+    "SERIES_COUNTING",
+    "alike_names",
+    "check_tournament_ruleset",
+    "draw",
+    "item_prizes",
+    "last_place",
+    "lost_game",
+    "lost_game_fee",
+    "name_key",
+    "pick_order",
+    "place_prizes",
+    "prize_fund",
+    "prize_shares",
+    "prizes",
+    "rank",
+    "ranking",
+    "repeats",
+    "round_fees",
+    "series_evenings",
+    "series_ranking",
+    "table_ruleset",
+    "table_sizes",
+    "tournament_ruleset",
+]

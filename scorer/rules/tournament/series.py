@@ -1,0 +1,82 @@
+"""The series (Binokel-Cup, docs/rules.md section 13.1): evenings counted into one ranking."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import TypeVar
+
+from ..errors import RulesError
+from .ranking import rank
+
+K = TypeVar("K", bound=Hashable)
+
+
+SERIES_COUNTING = ("all", "best", "every")
+"""How a series' evenings add up: all of them, the best k, or only players of every evening."""
+
+
+def series_evenings(
+    played: Sequence[int | None], counting: str, best: int = 0
+) -> tuple[int, ...] | None:
+    """Which evenings count for one player: their indices, or ``None`` when not ranked.
+
+    ``played`` holds the player's points of each evening held so far, ``None``
+    for an evening they missed.  ``"all"`` counts every evening played;
+    ``"best"`` the ``best`` highest of them (all when fewer were played; of
+    equal evenings the earlier); ``"every"`` all of them, but only a player who
+    played every evening is ranked.
+
+    >>> series_evenings([300, None, 500], "all")
+    (0, 2)
+    >>> series_evenings([300, 200, 500], "best", 2)
+    (0, 2)
+    >>> series_evenings([300, None, 500], "every") is None
+    True
+    """
+    if counting not in SERIES_COUNTING:
+        raise RulesError("'{counting}' is no way to count a series", counting=counting)
+    if counting == "best" and (not isinstance(best, int) or isinstance(best, bool) or best < 1):
+        raise RulesError("the best '{best}' evenings: give a number of 1 or more", best=best)
+    for value in played:
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise RulesError("'{value}' is not a number of points", value=value)
+    attended = [index for index, value in enumerate(played) if value is not None]
+    if counting == "every":
+        return tuple(attended) if attended and len(attended) == len(played) else None
+    if not attended:
+        return None
+    if counting == "best":
+        chosen = sorted(attended, key=lambda index: (-(played[index] or 0), index))[:best]
+        return tuple(sorted(chosen))
+    return tuple(attended)
+
+
+def series_ranking(
+    evenings: Mapping[K, Sequence[int | None]], counting: str, best: int = 0
+) -> dict[K, tuple[int, int]]:
+    """The series ranking: each ranked player's place and counted points, best first.
+
+    ``evenings`` maps a player to their points of each evening held (``None``
+    for a missed one; every player's sequence has one entry per evening).  A
+    player's series points are the sum of the evenings :func:`series_evenings`
+    counts; equal sums share a place as :func:`rank` gives them.  Players it
+    does not rank (``"every"`` and an evening missed) are left out.
+
+    >>> series_ranking({"a": [300, 200], "b": [None, 600], "c": [400, 100]}, "all")
+    {'b': (1, 600), 'a': (2, 500), 'c': (2, 500)}
+    >>> series_ranking({"a": [300, 200], "b": [None, 600], "c": [400, 100]}, "every")
+    {'a': (1, 500), 'c': (1, 500)}
+    >>> series_ranking({"a": [300, 200], "b": [None, 600], "c": [400, 100]}, "best", 1)
+    {'b': (1, 600), 'c': (2, 400), 'a': (3, 300)}
+    """
+    if not isinstance(evenings, Mapping):
+        raise RulesError("the evenings must map players to points")
+    lengths = {len(values) for values in evenings.values()}
+    if len(lengths) > 1:
+        raise RulesError("every player needs one entry per evening")
+    totals: dict[K, int] = {}
+    for player, values in evenings.items():
+        counted = series_evenings(values, counting, best)
+        if counted is not None:
+            totals[player] = sum(values[index] or 0 for index in counted)
+    return {player: (place, totals[player]) for player, place in rank(totals).items()}

@@ -1,0 +1,113 @@
+"""scorer installs as a Python application: a built wheel runs from any folder.
+
+The wheel is built from the checkout (``pip wheel``), installed into a folder of
+its own and run from another one, with the test environment's dependencies: its
+templates, static files and migrations come with it (``setup.py``,
+``scorer.resources``), the ``scorer`` command serves, migrates and lists its
+commands.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The wheel of this checkout, installed into a folder of its own."""
+    folder = tmp_path_factory.mktemp("wheel")
+    # built from a copy: a build writes into its source folder, and tests run side by side
+    source = folder / "source"
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "instance", "test-artifacts", "build", "*.egg-info", "__pycache__"
+        ),
+    )
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(folder), str(source)],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = folder.glob("scorer-*.whl")
+    site = folder / "site"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-deps",
+            "--target",
+            str(site),
+            str(wheel),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    yield site
+
+
+def run(site: Path, cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``python`` with the installed scorer first on the path, in ``cwd``."""
+    environment = {**os.environ, "PYTHONPATH": str(site), **env}
+    environment.pop("TEST_DATABASE_URL", None)
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=cwd,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_the_wheel_carries_templates_static_files_and_migrations(installed: Path) -> None:
+    package = installed / "scorer"
+    assert (package / "templates" / "base.html").is_file()
+    assert (package / "templates" / "tournaments" / "public" / "_ranking.html").is_file()
+    assert (package / "static" / "scorer.css").is_file()
+    assert (package / "migrations" / "env.py").is_file()
+    assert list((package / "migrations" / "versions").glob("*.py"))
+
+
+def test_the_installed_app_migrates_and_serves_from_another_folder(
+    installed: Path, tmp_path: Path
+) -> None:
+    database = f"sqlite:///{tmp_path / 'club.sqlite'}"
+    upgraded = run(installed, tmp_path, "-m", "scorer.cli", "db", "upgrade", DATABASE_URL=database)
+    assert upgraded.returncode == 0, upgraded.stderr[-2000:]
+    probe = (
+        "import scorer\n"
+        "from scorer import create_app\n"
+        "app = create_app()\n"
+        "client = app.test_client()\n"
+        "print(scorer.__file__)\n"
+        "print(client.get('/').status_code, client.get('/new').status_code)\n"
+        "css = client.get('/static/scorer.css')\n"
+        "print(css.status_code, len(css.data) > 1000)\n"
+    )
+    served = run(installed, tmp_path, "-c", probe, DATABASE_URL=database, SECRET_KEY="k")
+    assert served.returncode == 0, served.stderr[-2000:]
+    where, pages, css = served.stdout.strip().splitlines()
+    assert where.startswith(str(installed))
+    assert pages == "200 200"
+    assert css == "200 True"
+
+
+def test_the_scorer_command_lists_what_it_does(installed: Path, tmp_path: Path) -> None:
+    listed = run(installed, tmp_path, "-m", "scorer.cli", "--help")
+    assert listed.returncode == 0, listed.stderr[-2000:]
+    for command in ("serve", "hall", "db", "backup", "tournament", "online"):
+        assert f"  {command}" in listed.stdout, command
