@@ -50,9 +50,9 @@ def main() -> None:
     from scorer import create_app
     from scorer.extensions import db
     from scorer.pdf import tournament as printouts
-    from scorer.services.tournaments import money, paper, setup, standings
+    from scorer.services.tournaments import money, paper, published, setup
     from scorer.views.tournaments import links
-    from scorer.views.tournaments.money import percent
+    from scorer.words import percent
 
     folder = Path(tempfile.mkdtemp(prefix="bench-paper-"))
     url = f"sqlite:///{folder / 'paper.sqlite'}"
@@ -108,7 +108,7 @@ def main() -> None:
             return printouts.ranking_document(paper.ranking_after(tournament))
 
         def prizes() -> bytes:
-            plist = money.prize_list(tournament, standings.standings(tournament))
+            plist = money.prize_list(tournament, published.fresh_standings(tournament.id))
             words = [percent(int(s * money.HUNDRED_PERCENT)) for s in plist.shares]
             return printouts.prize_list(paper.heading(tournament), plist, words)
 
