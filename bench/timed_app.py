@@ -12,6 +12,8 @@ deployed.  gunicorn: ``'timed_app:app()'`` with ``--pythonpath bench``.
 
 from __future__ import annotations
 
+import json
+import os
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -40,6 +42,8 @@ class CpuTime:
 
 
 def app() -> Flask:
-    flask_app = create_app()
+    """scorer with each answer's CPU time; ``BENCH_CONFIG`` (JSON, optional): settings over
+    the environment's (a bench's PDF cache and work slots in its own folder)."""
+    flask_app = create_app(json.loads(os.environ.get("BENCH_CONFIG") or "{}") or None)
     flask_app.wsgi_app = CpuTime(flask_app.wsgi_app)  # type: ignore[method-assign]
     return flask_app

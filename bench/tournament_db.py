@@ -158,8 +158,11 @@ class Night:
     token: str = ""  # the organiser's link (the board)
 
 
-def build_night(url: str, tables: int, deals: int = 12, rounds_: int = 3) -> Night:
-    """``3 × tables`` players checked in from round 1, round 1 drawn (all tables of three)."""
+def build_night(
+    url: str, tables: int, deals: int = 12, rounds_: int = 3, draw: bool = True
+) -> Night:
+    """``3 × tables`` players checked in from round 1, round 1 drawn (all tables of three;
+    ``draw=False``: not yet, no table links)."""
     from scorer import create_app
     from scorer.extensions import db
     from scorer.services.tournaments import rounds, setup
@@ -178,10 +181,11 @@ def build_night(url: str, tables: int, deals: int = 12, rounds_: int = 3) -> Nig
                         from_round=1)
             )  # fmt: skip
         db.session.commit()
-        row = rounds.draw_round(tournament, 1)
+        drawn = rounds.draw_round(tournament, 1).tables if draw else []
+        drawn = sorted(drawn, key=lambda t: t.number)
         night = Night(
             view_token=tournament.view_token,
-            table_tokens=[t.match.token for t in sorted(row.tables, key=lambda t: t.number)],
+            table_tokens=[t.match.token for t in drawn],
             numbers=list(range(1, 3 * tables + 1)),
             seconds=time.perf_counter() - started,
             token=tournament.token,
@@ -225,6 +229,22 @@ def table_totals(url: str, token: str) -> list[tuple[str, int]]:
         db.session.remove()
         db.engine.dispose()
     return out
+
+
+def table_tokens(url: str, view_token: str) -> list[str]:
+    """The links of the current round's tables, by table number."""
+    from scorer import create_app
+    from scorer.extensions import db
+    from scorer.services.tournaments import setup
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        tournament = setup.get_tournament_for_view(view_token)
+        tables = sorted(tournament.round_rows[-1].tables, key=lambda t: t.number)
+        tokens = [t.match.token for t in tables]
+        db.session.remove()
+        db.engine.dispose()
+    return tokens
 
 
 def one_hand_each(url: str, view_token: str) -> None:

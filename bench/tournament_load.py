@@ -277,12 +277,14 @@ class Hall:
             self.count += 1
             self.cond.notify()
 
-    def run(self, record: Record, until: float) -> None:
-        """Every device's asks due before ``until``; returns when the last answer came."""
+    def run(self, record: Record, until: float, stop: threading.Event | None = None) -> None:
+        """Every device's asks due before ``until`` (or until ``stop`` is set); returns when
+        the last answer came."""
         with ThreadPoolExecutor(max_workers=self.threads) as pool, self.cond:
             while True:
                 now = time.monotonic()
-                if self.heap and self.heap[0][0] < until:
+                going = stop is None or not stop.is_set()
+                if going and self.heap and self.heap[0][0] < until:
                     if self.heap[0][0] <= now:
                         due, _, device = heapq.heappop(self.heap)
                         self.busy += 1

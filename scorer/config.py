@@ -50,6 +50,12 @@ class Config:
     PDF_CACHE_DIR: str | None = None  # default: <instance>/pdf-cache
     PDF_CACHE_FILES = 200
     PDF_CACHE_BYTES = 200 * 1024 * 1024
+    # a tournament round's table cards and paper slips made ahead, right after the draw, by a
+    # process of its own (scorer.ahead) PDF_AHEAD_NICE steps below the web workers' CPU
+    # priority, waiting up to PDF_AHEAD_WAIT seconds for a work slot; off in the tests
+    PDF_AHEAD = True
+    PDF_AHEAD_NICE = 10
+    PDF_AHEAD_WAIT = 600
     # renders run in the work slots below (WORK_SLOTS), shared with the imports
     # expensive work (PDF renders, backup imports), scorer.slots: at most WORK_SLOTS at
     # once across all worker processes of this instance (flock on files of WORK_SLOT_DIR)

@@ -60,6 +60,9 @@ def make_app(tmp_path: Path, **extra: Any) -> Flask:
         "TOURNAMENT_FRESH": 0,
         "TOURNAMENT_POLL_KEEP": 0,
         "SHARE_POLL_KEEP": 0,
+        # no printouts made ahead in a process of their own (tests/web/test_paper_ahead.py
+        # turns it on and waits for them)
+        "PDF_AHEAD": False,
         # each test its own work slots: tests running side by side do not wait for each other
         "WORK_SLOT_DIR": str(tmp_path / "work-slots"),
     }

@@ -131,6 +131,12 @@ def _prune(folder: Path, max_files: int, max_bytes: int) -> None:
                 path.unlink(missing_ok=True)
             continue
         entries.append((stat.st_mtime, stat.st_size, path))
+    for path in folder.glob("*.making"):
+        try:
+            if path.stat().st_mtime < time.time() - 3600:  # its holder was killed
+                path.unlink(missing_ok=True)
+        except OSError:
+            continue
     entries.sort(reverse=True)
     size = 0
     for count, (_mtime, bytes_, path) in enumerate(entries, 1):
@@ -139,24 +145,36 @@ def _prune(folder: Path, max_files: int, max_bytes: int) -> None:
             path.unlink(missing_ok=True)
 
 
+def _where() -> Path:
+    return folder("PDF_CACHE_DIR", "pdf-cache")
+
+
+def read(key: str) -> bytes | None:
+    """The kept PDF of ``key``, or None (not made, pruned, or the cache is off)."""
+    if not current_app.config["PDF_CACHE"]:
+        return None
+    return _read_cached(_where() / f"{key}.pdf")
+
+
+def keep(key: str, data: bytes) -> None:
+    """Keep ``data`` as the PDF of ``key`` (nothing when the cache is off)."""
+    if current_app.config["PDF_CACHE"]:
+        where = _where()
+        _store(where, where / f"{key}.pdf", data)
+
+
 def cached_pdf(key: str, render: Callable[[], bytes]) -> bytes:
     """The PDF of ``key`` from the cache, else ``render()``'d in a slot and kept.
 
     Raises :class:`PdfBusy` when it had to be rendered and no slot came free.
     """
-    config = current_app.config
-    if not config["PDF_CACHE"]:
-        with work_slot():
-            return render()
-    where = folder("PDF_CACHE_DIR", "pdf-cache")
-    path = where / f"{key}.pdf"
-    data = _read_cached(path)
+    data = read(key)
     if data is not None:
         return data
     with work_slot():
         # the same PDF may have been made while this request waited for the slot
-        data = _read_cached(path)
+        data = read(key)
         if data is None:
             data = render()
-            _store(where, path, data)
+            keep(key, data)
     return data

@@ -6,14 +6,16 @@ row: the match's PDF room imports nothing of the tournament), through the same
 machinery as the score sheet: WeasyPrint with the DejaVu fonts, a URL
 fetcher that reads only our static files and the fonts
 (:func:`.layout.render_pdf`), a render in one of the work slots and a disk
-cache keyed by what the PDF shows (:func:`.cache.cached_pdf`, keys from
-:func:`document_key`).
+cache keyed by what the PDF shows (:mod:`.cache`, keys from :func:`document_key`;
+when and where each is made: :mod:`scorer.views.tournaments.printouts`).
 
 - **Table cards**: four A6 cards to an A4 page with cut lines; the table's
   QR code (at least 3 cm, read from 30 cm) is a PNG of one pixel per module,
   printed sharp (:func:`qr_image`).
 - **Paper slips**: one A4 page per table, a line per deal (who deals, who
-  sits out at a table of four), totals and a line to sign per player.
+  sits out at a table of four), totals and a line to sign per player; the
+  boxes one drawing per kind of table, the words columns of lines over it
+  (:mod:`.slipgrid`, :mod:`.slipframe`).
 - **Rankings**: A4 portrait, the table head repeated on every page, page
   numbers, "provisional" while the round is open.
 - **Certificates**: A4 landscape, one page per player of the first three places.
@@ -26,11 +28,12 @@ cache keyed by what the PDF shows (:func:`.cache.cached_pdf`, keys from
 from __future__ import annotations
 
 import base64
+import dataclasses
 import functools
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +46,7 @@ from ...words import MINUS, local_time, signed
 from ...words import money as money_text
 from ..layout import css_string, page_numbers
 from ..resources import font_urls, url_fetcher
-from . import lines, slipgrid
+from . import lines, slipframe, slipgrid
 
 TEMPLATES = "pdf/tournament"
 QR_MM = 36
@@ -56,6 +59,11 @@ name off the line."""
 PNG_URI = "data:image/png;base64,"
 SLIP_LINE_MM = 7.5
 """A deal's line on a paper slip: room to write a hand's figures by hand."""
+CARD_SECONDS = 0.02
+SLIP_SECONDS = 0.05
+"""About what a table card and a paper slip take to render (bench/RESULTS.md, "Tournament
+paper"): the "ready in n seconds" of a printout being made, and whether it is worth a
+process of its own."""
 
 
 @functools.lru_cache(maxsize=8)
@@ -80,16 +88,31 @@ def _fingerprint(template_folder: str) -> str:
     return digest.hexdigest()
 
 
+def _plain(value: Any) -> Any:
+    """A value of a key's parts as JSON: a dataclass by its class and fields, a date as
+    ISO text, anything else (a Decimal) as its text."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        return [type(value).__name__, fields]
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, frozenset | set):
+        return sorted(value, key=repr)
+    return str(value)
+
+
 def document_key(kind: str, *parts: object) -> str:
     """The cache key of a printout: its kind, what it shows (``parts``), the language, the code.
 
-    ``parts`` must name everything the PDF shows: for a tournament its poll
-    tag (players, rounds, tables, every hand) and the address its QR codes carry.
+    ``parts`` are the values the printout is rendered from, whole (frozen
+    dataclasses of :mod:`scorer.services.tournaments.paper`, the addresses its
+    QR codes carry): nothing it shows is left out, and nothing it does not show
+    (a saved hand, for a table card) is in.
     """
     fingerprint = _fingerprint(str(current_app.template_folder or ""))
     text = json.dumps(
         ["tournament", kind, *parts, str(get_locale()), fingerprint],
-        default=str,
+        default=_plain,
         ensure_ascii=False,
         separators=(",", ":"),
     )
@@ -127,13 +150,18 @@ def _render(html: str) -> bytes:
     inner = url_fetcher()
 
     class WithCodes(URLFetcher):
-        """Our static files and fonts, and a ``data:image/png`` URI that is one of our codes."""
+        """Our static files and fonts, a ``data:image/png`` URI that is one of our codes, and
+        a ``data:image/svg+xml`` URI that is one of our slips' drawings."""
 
         def fetch(self, url: str, headers: Any = None) -> Any:
             if url.startswith(PNG_URI):
                 body = base64.b64decode(url[len(PNG_URI) :], validate=True)
                 if body.startswith(b"\x89PNG"):
                     return URLFetcherResponse(url, body, {"Content-Type": "image/png"})
+            if url.startswith(slipframe.SVG_URI):
+                body = base64.b64decode(url[len(slipframe.SVG_URI) :], validate=True)
+                if body.startswith(slipframe.SVG_HEAD):
+                    return URLFetcherResponse(url, body, {"Content-Type": "image/svg+xml"})
             return inner.fetch(url, headers)
 
     static = Path(current_app.static_folder or "").resolve()
@@ -211,17 +239,42 @@ def paper_slips(heading: Any, slips: Sequence[Any]) -> bytes:
     """One A4 paper slip per table (paper.Slip): a line per deal, totals, signatures.
 
     A line is 7.5 mm high, room for a hand's figures; a round of many deals gets
-    lower lines (never below 5.5 mm) before a slip runs onto a second page.
+    lower lines (never below 5.5 mm) before a slip runs onto a second page.  The
+    boxes, heads and labels are one drawing per kind of table (:mod:`.slipgrid`).
     """
     most = max((len(slip.deals) for slip in slips), default=0)
     row_mm = SLIP_LINE_MM if most <= 16 else max(5.5, round(SLIP_LINE_MM * 16 / most, 2))
-    grids = slipgrid.grids(slips, row_mm, gettext("sits out"))
+    words = slipgrid.Words(
+        deal=gettext("Deal"),
+        dealer=gettext("Dealer"),
+        bid=gettext("Bid"),
+        declarer=gettext("Declarer"),
+        seat=gettext("Seat"),
+        melds=gettext("Melds"),
+        tricks=gettext("Tricks"),
+        points=gettext("Points"),
+        total=gettext("Total points"),
+        lost=gettext("Lost games"),
+        sits_out=gettext("sits out"),
+        typed_in=gettext("Typed in by the organiser (initials):"),
+        signature=gettext("Signature"),
+        schreiber=gettext("Schreiber, deals first"),
+    )
+    grids = [
+        slipgrid.build(
+            slip,
+            row_mm,
+            words,
+            [gettext("No. %(number)s", number=s.number) for s in slip.card.seats],
+        )
+        for slip in slips
+    ]
     return render_document(
         "slips.html",
         title=page_title(heading, gettext("Paper slips")),
         slips=slips,
         grids=grids,
-        backgrounds=slipgrid.backgrounds(grids),
+        frames=slipgrid.frames(grids),
         row_mm=row_mm,
         **_head(heading),
     )

@@ -5,29 +5,28 @@ Every printout is a PDF behind the organiser's link, made as the match's
 score sheet is (:mod:`scorer.views.sheets`): from the PDF cache when nothing it
 shows has changed, else rendered in one of the server's work slots — 503 with
 ``Retry-After`` when they stay taken, 429 when one device asks too often
-(``LIMIT_PDF``).  The cache key is the tournament's poll tag (players, rounds,
-tables, every hand: :func:`~scorer.services.tournaments.standings.poll_state`),
-the kind of printout and its round, the address the QR codes carry, and the
-language (:func:`scorer.pdf.tournament.document_key`).
+(``LIMIT_PDF``).  Each is keyed by what it shows (:mod:`.printouts`): a
+round's table cards and slips by its draw, a ranking by its lines, the prize
+list by its prizes — so a saved hand leaves the cards and slips in the cache.
+A round's cards and slips are made ahead after the draw; a tap while they are
+being made gets a page that says so and opens them when they are ready (202,
+not counted against ``LIMIT_PDF``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from functools import partial
 
 from flask import Blueprint, Response, abort, request
-from flask_babel import gettext
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ... import slots
 from ...extensions import limiter
-from ...pdf import PdfBusy, cached_pdf
-from ...pdf import tournament as printouts
-from ...services.tournaments import money, paper, published, setup, standings
-from ...tournament_models import Round, Tournament
+from ...pdf import tournament as documents
+from ...services.tournaments import money, paper, published, setup
 from ...words import percent
-from ..sheets import download, file_name
-from . import links
+from . import printouts
+from .printouts import Printout, serve
 
 bp = Blueprint("t_paper", __name__)
 
@@ -35,33 +34,10 @@ MAX_NUMBER_DIGITS = 4
 """A round's or table's number in an address has at most this many digits."""
 
 
-def _tag(tournament: Tournament) -> str:
-    """Everything the tournament's printouts show, as one tag (one statement)."""
-    state = standings.poll_state(tournament.view_token)
-    if state is None:
-        abort(404)
-    return state.tag
-
-
-def _send(
-    tournament: Tournament,
-    kind: str,
-    label: str,
-    build: Callable[[], bytes],
-    *more: object,
-) -> Response:
-    """The printout from the cache or rendered in a work slot; 503 while the slots are taken.
-
-    ``label`` names the part shown ("round-2", "" for all) in the key and the file's
-    name; ``more`` adds what else the key needs (the address the QR codes carry).
-    """
-    key = printouts.document_key(kind, label, _tag(tournament), *more)
-    try:
-        data = cached_pdf(key, build)
-    except PdfBusy:
-        return slots.busy_response(gettext("Other printouts are being made right now."))
-    name = file_name("binokel", tournament.name, label, kind, ext="pdf")
-    return download(data, "application/pdf", name, inline=True)
+def _counted(response: WerkzeugResponse) -> bool:
+    """A PDF counts against the device's ``LIMIT_PDF``; a "being prepared" page does not
+    (it asks again by itself every few seconds)."""
+    return response.status_code != 202
 
 
 def _number_arg(name: str) -> int | None:
@@ -77,23 +53,13 @@ def _number_arg(name: str) -> int | None:
 # -- table cards and paper slips -------------------------------------------------------
 
 
-def _cards_pdf(tournament: Tournament, rows: Sequence[Round]) -> bytes:
-    cards = paper.cards(tournament, rows)
-    urls = {
-        card.table_id: links.external_url(tournament, "matches.show", token=card.token)
-        for card in cards
-    }
-    return printouts.table_cards(paper.heading(tournament), cards, urls)
-
-
 @bp.get("/t/<token:token>/rounds/<int:number>/cards.pdf")
-@limiter.limit(slots.pdf_limit)
+@limiter.limit(slots.pdf_limit, deduct_when=_counted)
 def round_cards(token: str, number: int) -> Response:
     """The table cards of round ``number``: four A6 cards to an A4 page, each with its QR code."""
     tournament = setup.get_tournament(token)
     row = paper.round_row(tournament, number)
-    build = partial(_cards_pdf, tournament, [row])
-    return _send(tournament, "cards", f"round-{number}", build, links.base_url(tournament))
+    return serve(tournament, printouts.round_cards(tournament, row))
 
 
 @bp.get("/t/<token:token>/cards.pdf")
@@ -101,15 +67,13 @@ def round_cards(token: str, number: int) -> Response:
 def all_cards(token: str) -> Response:
     """The table cards of every round drawn so far, round after round."""
     tournament = setup.get_tournament(token)
-    rows = list(tournament.round_rows)
-    if not rows:
+    if not tournament.round_rows:
         abort(404)
-    build = partial(_cards_pdf, tournament, rows)
-    return _send(tournament, "cards", "", build, links.base_url(tournament))
+    return serve(tournament, printouts.all_cards(tournament))
 
 
 @bp.get("/t/<token:token>/rounds/<int:number>/slips.pdf")
-@limiter.limit(slots.pdf_limit)
+@limiter.limit(slots.pdf_limit, deduct_when=_counted)
 def slips(token: str, number: int) -> Response:
     """The paper slips of round ``number``: one A4 page per table, a line per deal.
 
@@ -121,15 +85,7 @@ def slips(token: str, number: int) -> Response:
     table = _number_arg("table")
     if table is not None and not any(t.number == table for t in row.tables):
         abort(404)
-    label = f"round-{number}" + (f"-table-{table}" if table is not None else "")
-
-    def build() -> bytes:
-        found = paper.slips(tournament, row)
-        if table is not None:
-            found = [slip for slip in found if slip.card.table == table]
-        return printouts.paper_slips(paper.heading(tournament), found)
-
-    return _send(tournament, "slips", label, build)
+    return serve(tournament, printouts.round_slips(tournament, row, table))
 
 
 # -- rankings and certificates ---------------------------------------------------------
@@ -145,13 +101,11 @@ def ranking(token: str) -> Response:
         paper.round_row(tournament, number)
     elif not tournament.round_rows:
         abort(404)
-    part = f"round-{number}" if number is not None else ""
-    return _send(
-        tournament,
-        "ranking",
-        part,
-        lambda: printouts.ranking_document(paper.ranking_after(tournament, number)),
-    )
+    sheet = paper.ranking_after(tournament, number)
+    label = f"round-{number}" if number is not None else ""
+    key = documents.document_key("ranking", label, sheet)
+    build = partial(documents.ranking_document, sheet)
+    return serve(tournament, Printout("ranking", label, key, 0.0, build))
 
 
 @bp.get("/t/<token:token>/certificates.pdf")
@@ -161,12 +115,12 @@ def certificates(token: str) -> Response:
     tournament = setup.get_tournament(token)
     if not tournament.round_rows:
         abort(404)
-    return _send(
-        tournament,
-        "certificates",
-        "",
-        lambda: printouts.certificates(paper.ranking_after(tournament)),
-    )
+    sheet = paper.ranking_after(tournament)
+    # what a certificate shows: the podium, after which round of how many, among how many
+    shown = (sheet.heading, sheet.after, sheet.final, sheet.rounds, len(sheet.lines), sheet.podium)
+    key = documents.document_key("certificates", "", *shown)
+    build = partial(documents.certificates, sheet)
+    return serve(tournament, Printout("certificates", "", key, 0.0, build))
 
 
 @bp.get("/t/<token:token>/prizes.pdf")
@@ -175,14 +129,12 @@ def prize_list(token: str) -> Response:
     """The prize list: what each winner gets (money or the item picked), and the joke prize.
 
     The figures are the money service's (:func:`~scorer.services.tournaments.money.prize_list`
-    on the standings the beamer shows); "provisional" until the last round is closed.  The
-    prize settings bump the tournament's version, so the cached PDF follows them.
+    on the standings the beamer shows); "provisional" until the last round is closed.
     """
     tournament = setup.get_tournament(token)
-
-    def build() -> bytes:
-        plist = money.prize_list(tournament, published.fresh_standings(tournament.id))
-        words = [percent(int(share * money.HUNDRED_PERCENT)) for share in plist.shares]
-        return printouts.prize_list(paper.heading(tournament), plist, words)
-
-    return _send(tournament, "prizes", "", build)
+    plist = money.prize_list(tournament, published.fresh_standings(tournament.id))
+    words = [percent(int(share * money.HUNDRED_PERCENT)) for share in plist.shares]
+    heading = paper.heading(tournament)
+    key = documents.document_key("prizes", "", heading, plist, words)
+    build = partial(documents.prize_list, heading, plist, words)
+    return serve(tournament, Printout("prizes", "", key, 0.0, build))

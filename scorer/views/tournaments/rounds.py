@@ -35,7 +35,7 @@ from ...tournament_models import Round, Tournament, TournamentTable
 from ...web import go_to, render, same_site_path
 from ...words import rules_message
 from ..polls import conditional, etag, utc
-from . import links
+from . import links, printouts
 
 bp = Blueprint("t_rounds", __name__)
 
@@ -115,6 +115,7 @@ def draw(token: str) -> WerkzeugResponse:
     except ConflictError:
         flash(gettext("Another tab changed the rounds at the same moment. Try again."), "error")
         return go_to(back)
+    printouts.prepare_round(tournament, row)
     return go_to(url_for(".round_page", token=token, number=row.number))
 
 
@@ -125,6 +126,9 @@ def round_page(token: str, number: int) -> WerkzeugResponse:
     row = round_of(tournament, number)
     tables = boards.round_tables(row)
     frozen = row.closed_at is not None or rounds.has_hands(row)
+    # the paper this page prints, made ahead unless it is kept or under way (after a
+    # restart, in another language, or pruned from the cache)
+    printouts.prepare_round(tournament, row)
     return render(
         "tournaments/rounds/round.html",
         **page_context(
@@ -165,6 +169,7 @@ def redraw(token: str, number: int) -> WerkzeugResponse:
         )
     else:
         flash(gettext("Round %(number)s drawn again.", number=number), "info")
+        printouts.prepare_round(tournament, row)
     return go_to(here)
 
 
@@ -219,6 +224,7 @@ def replace_link(token: str, table_id: int) -> WerkzeugResponse:
                 "info",
             )
         else:
+            printouts.prepare_round(tournament, row)
             flash(
                 gettext(
                     "Table %(table)s has a new link (link %(link)s). Scan its new QR code with "
