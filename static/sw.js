@@ -34,6 +34,11 @@ async function keepOfflinePages() {
   }
 }
 
+async function offlinePagesKept() {
+  const cache = await caches.open(STATIC);
+  if (!(await cache.match(new URL(OFFLINE + LANGUAGES[0], scope).href))) await keepOfflinePages();
+}
+
 // the phone's language, where the app speaks it (else the app's own: German)
 function phoneLanguage() {
   const wanted = self.navigator.languages || [self.navigator.language || ""];
@@ -44,11 +49,7 @@ function phoneLanguage() {
   return LANGUAGES[0];
 }
 
-self.addEventListener("install", (event) => {
-  self.skipWaiting();
-  // offline at install: the worker installs all the same (the pages come next time)
-  event.waitUntil(keepOfflinePages().catch(() => {}));
-});
+self.addEventListener("install", () => self.skipWaiting());
 
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
@@ -56,6 +57,8 @@ self.addEventListener("activate", (event) => {
       if (name.startsWith("scorer-static-") && name !== STATIC) await caches.delete(name);
     }
     await self.clients.claim();
+    // then the offline pages (offline now: they come with the next page loaded online)
+    await keepOfflinePages().catch(() => {});
   })());
 });
 
@@ -112,7 +115,10 @@ async function page(event) {
   try {
     const response = await fetch(request);
     // kept while the page is shown; the worker stays alive until the copy is stored
-    if (keepable(response)) event.waitUntil(keepPage(request, response.clone()).catch(() => {}));
+    if (keepable(response)) {
+      event.waitUntil(keepPage(request, response.clone())
+        .then(offlinePagesKept).catch(() => {}));
+    }
     return response;
   } catch (error) {
     return offlineCopy(request.url);

@@ -199,7 +199,8 @@ class BidField(WholeNumberField):
     names the number as it was typed — "39250", never a 0 nobody typed."""
 
     def _refusal(self) -> str:
-        typed = (str(self.raw_data[0]) if self.raw_data else "").strip()[:12]
+        typed = (str(self.raw_data[0]) if self.raw_data else "").strip()
+        typed = typed if len(typed) <= 12 else typed[:12] + "…"
         if not typed:
             return super()._refusal()
         return str(

@@ -266,19 +266,21 @@ class HandForm(AppForm):
         names = getattr(self, "party_names", [])
         return f"{names[party]}: {message}" if 0 <= party < len(names) else message
 
-    def meld_errors(self, first: RulesError) -> list[RulesError]:
-        """The meld totals refused, ``first`` (what the save found) and those of the other
-        parties (:func:`scorer.rules.meld_total_errors`) — the parties that typed a total."""
+    def meld_errors(self, first: RulesError, party: int) -> list[tuple[int, RulesError]]:
+        """The meld totals refused, by party: ``first`` (what the save found, for ``party``)
+        and those of the other parties that typed a total
+        (:func:`scorer.rules.meld_total_errors`)."""
+        found: dict[int, RulesError] = {party: first}
         ruleset = getattr(self, "ruleset", None)
-        if ruleset is None:
-            return [first]
-        melds = [line.form.melds.data or 0 for line in self.parties]
-        typed = [i for i, line in enumerate(self.parties) if line.form.melds.data]
-        trump = self.trump.data if self.trump.data in ("E", "G", "H", "S") else None
-        found: list[RulesError] = list(meld_total_errors(ruleset, trump, melds, typed))
-        if not any(e.params.get("party") == first.params.get("party") for e in found):
-            found.insert(0, first)
-        return sorted(found, key=lambda e: int(e.params.get("party", 0)))
+        if ruleset is not None:
+            melds = [line.form.melds.data or 0 for line in self.parties]
+            typed = [i for i, line in enumerate(self.parties) if line.form.melds.data]
+            trump = self.trump.data if self.trump.data in ("E", "G", "H", "S") else None
+            for error in meld_total_errors(ruleset, trump, melds, typed):
+                number = error.params["party"]
+                if isinstance(number, int):
+                    found.setdefault(number, error)
+        return sorted(found.items())
 
     def bid_doubt(self) -> str | None:
         """Why the bid as typed looks wrong (:func:`scorer.rules.bid_doubt`), in words:
@@ -308,8 +310,7 @@ class HandForm(AppForm):
         party = error.params.get("party") if isinstance(error, MeldError) else None
         if isinstance(party, int) and 0 <= party < len(self.parties):
             # every party whose total is wrong, each by its name ("Anna: …")
-            for other in self.meld_errors(error):
-                number = other.params["party"]
+            for number, other in self.meld_errors(error, party):
                 field = self.parties[number].form.melds
                 field.errors = [*field.errors, self.party_said(number, rules_message(other))]
             return

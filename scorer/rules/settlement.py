@@ -192,7 +192,7 @@ def bid_doubt(ruleset: Ruleset, bid: object, highest: int | None) -> RulesError 
     >>> bid_doubt(Ruleset(), 390, None) is None, bid_doubt(Ruleset(), None, None) is None
     (True, True)
     >>> print(bid_doubt(Ruleset(), 39250, 250))
-    a bid of 39250 is above the maximum of 10000
+    39250 is above the highest bid, 10000: two bids typed into one?
     >>> print(bid_doubt(Ruleset(), 3925, 250))
     a bid of 3925 is not a multiple of 10
     >>> print(bid_doubt(Ruleset(), 2500, 250))
@@ -204,6 +204,12 @@ def bid_doubt(ruleset: Ruleset, bid: object, highest: int | None) -> RulesError 
     """
     if not _is_int(bid) or bid <= 0:
         return None
+    if bid > MAX_BID:
+        return RulesError(
+            "{bid} is above the highest bid, {max_bid}: two bids typed into one?",
+            bid=bid,
+            max_bid=MAX_BID,
+        )
     try:
         check_bid(ruleset, bid)
     except BidError as exc:

@@ -154,10 +154,11 @@ def preview_of(match: Match, form: HandForm, parties: int, hand: Hand | None) ->
         settled = services.preview(match, data, hand)
     except RulesError as exc:
         message = rules_message(exc)
-        if isinstance(exc.params.get("party"), int):  # a meld total: every party, by name
+        party = exc.params.get("party")
+        if isinstance(party, int):  # a meld total: every party's, by name
             message = " · ".join(
-                form.party_said(int(e.params["party"]), rules_message(e))
-                for e in form.meld_errors(exc)
+                form.party_said(number, rules_message(e))
+                for number, e in form.meld_errors(exc, party)
             )
         return {"ok": False, "message": message, "data": data, "doubt": doubt}
     return {"ok": True, "settled": settled, "data": data, "doubt": doubt}

@@ -5,7 +5,7 @@ The service worker (``static/sw.js``, served from ``/sw.js`` so that its scope i
 whole app; registered by ``static/app.js``, no inline script):
 
 - Static files (``/static/…``, fingerprinted with ``?v=``) come from its cache first.
-- When it installs it keeps ``/offline/de`` and ``/offline/en`` (:func:`offline`, the
+- When it is activated it keeps ``/offline/de`` and ``/offline/en`` (:func:`offline`, the
   app's own page in each language, with its stylesheet): a page this phone never
   loaded, asked for without a connection, gets the one in the phone's language.
 - Pages (navigations, GET only) come from the network first; a copy of the last 12
@@ -73,8 +73,9 @@ def language(lang: str) -> WerkzeugResponse:
 @bp.get("/offline/<lang>")
 def offline(lang: str) -> WerkzeugResponse:
     """The page the service worker shows for a page this phone has not loaded yet, when
-    there is no connection: fetched once per language as the worker installs (without
-    cookies), so it says nothing of anyone's matches."""
+    there is no connection: fetched once per language as the worker is activated (or
+    with the next page loaded online), without cookies, so it says nothing of anyone's
+    matches."""
     if lang not in current_app.config["LANGUAGES"]:
         abort(404)
     with force_locale(lang):

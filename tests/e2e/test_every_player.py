@@ -18,7 +18,13 @@ from playwright.sync_api import Page, expect
 from scorer import services
 from scorer.extensions import db
 from tests.builders import service_match
-from tests.e2e.conftest import LiveServer, enlarge_text, fits_width, no_axe_violations
+from tests.e2e.conftest import (
+    SCREENS,
+    LiveServer,
+    enlarge_text,
+    fits_width,
+    no_axe_violations,
+)
 from tests.e2e.test_flows import (
     choose,
     fill_hand,
@@ -57,6 +63,12 @@ IN_SIGHT = """(selector) => {
     const box = el.getBoundingClientRect();
     return box.height > 0 && box.top >= covered && box.bottom <= innerHeight;
 }"""
+
+
+def seen(page: Page, name: str) -> None:
+    """The screen as the player sees it now (not scrolled to the top, unlike ``shot``)."""
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENS / f"{name}.png"), caret="initial")
 
 
 def tokens(live: LiveServer, token: str) -> tuple[str, str]:
@@ -201,7 +213,7 @@ def test_starting_without_names_shows_the_message_in_sight(
     start.click()
     expect(page.locator("#setup-form .form-error")).to_be_visible()
     page.wait_for_function(IN_SIGHT, arg="#setup-form .form-error")
-    shot(page, f"every-player-no-names-{lang}")
+    seen(page, f"every-player-no-names-{lang}")
 
 
 def test_a_refused_hand_shows_its_first_message_below_the_bars(page: Page, shot: Shot) -> None:
@@ -215,7 +227,7 @@ def test_a_refused_hand_shows_its_first_message_below_the_bars(page: Page, shot:
     marked = page.locator("#hand-form li[data-for$='-melds']")
     expect(marked).to_have_count(2)
     page.wait_for_function(IN_SIGHT, arg="#hand-form .errors")
-    shot(page, "every-player-meld-totals")
+    seen(page, "every-player-meld-totals")
     expect(marked.nth(0)).to_contain_text("Anna:")
     expect(marked.nth(1)).to_contain_text("Carl:")
     # corrected, Anna's message goes at once; Carl's stays until his is corrected too

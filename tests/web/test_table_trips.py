@@ -68,7 +68,9 @@ def test_the_live_result_warns_beside_the_bid_while_it_is_typed(client: FlaskCli
         "einem Feld?"
     )
     # refused by the rules: the number as typed, beside the bid
-    assert bid_doubt(preview(39250)) == "Reizwert 39250 liegt über dem Höchstwert 10000"
+    assert bid_doubt(preview(39250)) == (
+        "39250 liegt über dem höchsten Reizwert 10000: zwei Reizwerte in einem Feld?"
+    )
     assert "3925" in (bid_doubt(preview(3925)) or "")
 
 
