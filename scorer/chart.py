@@ -33,6 +33,12 @@ BOTTOM = 30  # room for the hand numbers
 LABEL_GAP = 13  # the least distance between two labels' baselines
 MAX_POINTS = 150  # more points than that are finer than the drawing: every n-th hand
 MAX_LABEL = 9  # characters of a name at the end of its line
+# on paper: the text's width (186 mm on A4) at 0.3 mm a unit, the names in full up to
+# PAPER_LABEL characters, the type the size of the sheet's (9 units = 7.7 pt)
+PAPER_WIDTH = 620
+PAPER_HEIGHT = 230
+PAPER_LABEL = 34
+PAPER_FONT = 9
 # dash patterns, so that the lines differ on a black-and-white print as well as in colour
 DASHES = ("", "6 3", "2 3", "9 3 2 3", "1 2", "12 4")
 
@@ -78,6 +84,8 @@ class Chart:
     y_ticks: list[Tick]
     x_ticks: list[Tick]
     label_x: int
+    font_size: int = 10  # the axes' numbers
+    label_size: int = 11  # the labels at the lines' ends (bold)
 
 
 def _shown_indices(count: int) -> list[int]:
@@ -117,13 +125,23 @@ def _label_width(value: int) -> int:
     return round(chars * 6)
 
 
-def _spread(wanted: list[int], low: int, high: int) -> list[int]:
-    """Label baselines as near to ``wanted`` as they can be, at least LABEL_GAP apart."""
+def _text_width(text: str, size: int) -> int:
+    """About how wide a bold label of ``size`` units is drawn (0.62 of the size a character,
+    DejaVu Sans Bold's average).
+
+    >>> _text_width("Anna 1.110", 10)
+    62
+    """
+    return round(len(text) * size * 0.62)
+
+
+def _spread(wanted: list[int], low: int, high: int, gap: int = LABEL_GAP) -> list[int]:
+    """Label baselines as near to ``wanted`` as they can be, at least ``gap`` apart."""
     order = sorted(range(len(wanted)), key=lambda i: wanted[i])
     placed: dict[int, int] = {}
-    last = low - LABEL_GAP
+    last = low - gap
     for i in order:
-        y = max(wanted[i], last + LABEL_GAP)
+        y = max(wanted[i], last + gap)
         placed[i] = y
         last = y
     overflow = last - high
@@ -137,12 +155,24 @@ def chart(
     parties: Sequence[str],
     running: Sequence[Sequence[int]],
     target: int,
+    *,
+    paper: bool = False,
 ) -> Chart:
     """The chart of ``running`` (one list of totals per point, the first the start: zeros).
 
     Negative totals are drawn below the zero line; the target is a line when it fits the
-    scale (always: the scale reaches it).
+    scale (always: the scale reaches it).  ``paper``: the PDF's drawing, as wide as the
+    page's text, its type the sheet's size and the names in full (up to PAPER_LABEL
+    characters), the plot leaving room for the longest label:
+
+    >>> c = chart(["Anna-Lena Müller & Carl-Friedrich", "Bernhard & Dorothea"],
+    ...           [[0, 0], [230, 140], [1110, 1110]], 1000, paper=True)
+    >>> [line.short for line in c.lines], c.right, c.label_size
+    (['Anna-Lena Müller & Carl-Friedrich', 'Bernhard & Dorothea'], 390, 9)
     """
+    width, height = (PAPER_WIDTH, PAPER_HEIGHT) if paper else (WIDTH, HEIGHT)
+    max_label = PAPER_LABEL if paper else MAX_LABEL
+    font_size, label_size = (PAPER_FONT, PAPER_FONT) if paper else (10, 11)
     count = len(running)
     shown = _shown_indices(count)
     values = [t for i in shown for t in running[i]]
@@ -153,8 +183,15 @@ def chart(
     first_tick = -(-low // step) * step
     tick_values = range(first_tick, high + 1, step)
     left = max(LEFT, max(_label_width(v) for v in tick_values) + 5)
-    plot_w = WIDTH - left - RIGHT
-    plot_h = HEIGHT - TOP - BOTTOM
+    shorts = [name if len(name) <= max_label else name[: max_label - 1] + "…" for name in parties]
+    right = RIGHT
+    if paper:  # room for the longest label and its total, but the plot keeps half the width
+        longest = max(
+            _text_width(f"{short} {running[-1][p]:,}", label_size) for p, short in enumerate(shorts)
+        )
+        right = min(longest + 12, width // 2 - left)
+    plot_w = width - left - right
+    plot_h = height - TOP - BOTTOM
     last = max(1, count - 1)
 
     def x_of(i: int) -> int:
@@ -169,9 +206,10 @@ def chart(
         pts = " ".join(f"{x_of(i)},{y_of(running[i][p])}" for i in shown)
         total = running[-1][p]
         ends.append(y_of(total))
-        short = name if len(name) <= MAX_LABEL else name[: MAX_LABEL - 1] + "…"
-        lines.append((p, name, short, total, pts))
-    label_ys = _spread([y + 4 for y in ends], TOP + 4, HEIGHT - BOTTOM + 4)
+        lines.append((p, name, shorts[p], total, pts))
+    label_ys = _spread(
+        [y + 4 for y in ends], TOP + 4, height - BOTTOM + 4, gap=max(LABEL_GAP, label_size + 2)
+    )
     y_ticks = [Tick(v, y_of(v)) for v in tick_values]
     x_step = max(1, -(-last // 5))
     x_ticks = [Tick(i, x_of(i)) for i in range(0, count, x_step)]
@@ -180,12 +218,12 @@ def chart(
             x_ticks.pop()
         x_ticks.append(Tick(last, x_of(last)))
     return Chart(
-        width=WIDTH,
-        height=HEIGHT,
+        width=width,
+        height=height,
         left=left,
-        right=WIDTH - RIGHT,
+        right=width - right,
         top=TOP,
-        bottom=HEIGHT - BOTTOM,
+        bottom=height - BOTTOM,
         hands=count - 1,
         lines=[
             Line(p, name, short, total, pts, x_of(last), ends[p], label_ys[p], DASHES[p % 6])
@@ -197,21 +235,24 @@ def chart(
         y_ticks=y_ticks,
         x_ticks=x_ticks,
         label_x=x_of(last) + 6,
+        font_size=font_size,
+        label_size=label_size,
     )
 
 
-def of_sheet(sheet: services.Sheet) -> Chart:
+def of_sheet(sheet: services.Sheet, *, paper: bool = False) -> Chart:
     """The chart of a sheet with its rows: the running totals of its hands, from zero."""
     zero = [0] * len(sheet.parties)
     running = [zero, *(row.totals for row in sheet.rows)]
-    return chart(sheet.parties, running, sheet.ruleset.target)
+    return chart(sheet.parties, running, sheet.ruleset.target, paper=paper)
 
 
-def score_chart(match: Match, sheet: services.Sheet) -> Chart:
-    """``score_chart(match, sheet)`` in a template: the standing (no rows) loads the sheet."""
+def score_chart(match: Match, sheet: services.Sheet, paper: bool = False) -> Chart:
+    """``score_chart(match, sheet)`` in a template: the standing (no rows) loads the sheet;
+    ``paper=True`` for the PDF (:func:`chart`)."""
     if sheet.played is not None:
         sheet = services.sheet(match)
-    return of_sheet(sheet)
+    return of_sheet(sheet, paper=paper)
 
 
 def init_app(app: Flask) -> None:

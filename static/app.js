@@ -31,11 +31,22 @@
   function offlineCopy() {
     if (!document.body.hasAttribute("data-offline-copy")) return;
     var note = document.getElementById("offline-note");
-    if (note) note.hidden = false;
+    // (the page for a page never loaded says it in its own words)
+    if (note && !document.getElementById("offline-page")) note.hidden = false;
     document.querySelectorAll("main form").forEach(function (form) {
       form.setAttribute("inert", "");
       form.classList.add("offline-disabled");
     });
+    // the browser brings a reloaded page back where it was (at the hand form), far below
+    // the note at the top: the note is said again where the save button is
+    var form = document.getElementById("hand-form") || document.querySelector("main form");
+    var save = form && form.querySelector(".actions, .start-bar");
+    if (note && !note.hidden && save) {
+      var again = document.createElement("p");
+      again.className = "flash flash-offline offline-at-save";
+      again.textContent = note.textContent;
+      save.parentNode.insertBefore(again, save);
+    }
     // back online: the real page again.  The event alone proves nothing: Chromium also
     // fires it at a page being left (the page would reload over the one the user went
     // to), and a phone's connection flickers.  So the page reloads only if it is still

@@ -564,6 +564,49 @@
     }
   });
 
+  // -- a refused form shows its first message --------------------------------
+
+  // A form the server refused (422: a value to correct; 409: the match changed) comes
+  // back in place, and the page stays scrolled where the save button was: its first
+  // message may be far up, or just under the sticky bars at the top.  It is brought
+  // into sight below them.
+  var MESSAGES = ".form-error, .errors, .bid-question";
+
+  function coveredTop() {
+    var bottom = 0;
+    document.querySelectorAll(".topbar, .totals-bar").forEach(function (bar) {
+      var style = window.getComputedStyle(bar);
+      var box = bar.getBoundingClientRect();
+      if ((style.position === "sticky" || style.position === "fixed") && box.top <= bottom + 1) {
+        bottom = Math.max(bottom, box.bottom);
+      }
+    });
+    return bottom;
+  }
+
+  function bringIntoSight(el) {
+    var box = el.getBoundingClientRect();
+    var top = coveredTop();
+    if (box.top >= top && box.bottom <= window.innerHeight) {
+      return;
+    }
+    window.scrollBy(0, box.top - top - 12);
+  }
+
+  document.addEventListener("htmx:afterSettle", function (evt) {
+    var xhr = evt.detail && evt.detail.xhr;
+    var target = evt.detail && evt.detail.target;
+    if (!xhr || (xhr.status !== 422 && xhr.status !== 409) || !target) {
+      return;
+    }
+    // an outerHTML swap put a new element in the old one's place: find it by its id
+    var box = target.isConnected ? target : document.getElementById(target.id);
+    var first = box && box.querySelector(MESSAGES);
+    if (first) {
+      bringIntoSight(first);
+    }
+  });
+
   // -- a part refreshed to name its choices anew keeps what was chosen ---------
 
   // The setup form's team pickers and first dealer are asked for again when a name
@@ -869,12 +912,48 @@
     }
   });
 
+  // A message about a value is about the value that was sent: once the field is
+  // changed it goes (the live result under the form checks the new value at once,
+  // and saving checks it again).  Trick sums and meld totals go with any of theirs.
+  function forgetMessages(f, el) {
+    if (!el.id) {
+      return;
+    }
+    var gone = [document.getElementById(el.id + "-err")];
+    Array.prototype.forEach.call(f.querySelectorAll("[data-for]"), function (item) {
+      if (item.getAttribute("data-for") === el.id) {
+        gone.push(item);
+      }
+    });
+    if (el.classList.contains("tricks")) {
+      gone.push(document.getElementById("tricks-error"));
+    }
+    if (el.classList.contains("melds")) {
+      gone.push(document.getElementById("melds-error"));
+    }
+    gone.forEach(function (item) {
+      var list = item && item.parentNode;
+      if (item) {
+        item.remove();
+      }
+      if (list && list.classList && list.classList.contains("errors") && !list.children.length) {
+        list.remove();
+      }
+    });
+    el.removeAttribute("aria-invalid");
+    var field = el.closest(".invalid");
+    if (field && field !== f) {
+      field.classList.remove("invalid");
+    }
+  }
+
   document.addEventListener("input", function (evt) {
     var f = form();
     var el = evt.target;
     if (!f || !f.contains(el)) {
       return;
     }
+    forgetMessages(f, el);
     if (el.id === "bid") {
       readBid(f);
     } else if (el.classList.contains("tricks")) {

@@ -8,6 +8,46 @@ const PAGES = "scorer-pages";
 const MAX_PAGES = 12;
 const scope = new URL(self.registration.scope);
 const staticPath = scope.pathname + "static/";
+// the app's page for a page not loaded yet, one per language (scorer/views/main.py)
+const OFFLINE = scope.pathname + "offline/";
+const LANGUAGES = ["de", "en"];
+
+// kept with this version's files: the offline pages and what they load (the
+// stylesheet, the icon), asked for without cookies
+async function keepOfflinePages() {
+  const cache = await caches.open(STATIC);
+  for (const lang of LANGUAGES) {
+    const url = new URL(OFFLINE + lang, scope).href;
+    const response = await fetch(url, { credentials: "omit" });
+    if (!response.ok) continue;
+    const html = await response.clone().text();
+    await cache.put(url, response);
+    for (const found of html.matchAll(/(?:href|src)="([^"]+)"/g)) {
+      const file = new URL(found[1].replace(/&amp;/g, "&"), url);
+      if (!isStatic(file) || (await cache.match(file.href))) continue;
+      try {
+        await cache.add(file.href);
+      } catch (error) {
+        /* kept on the next visit */
+      }
+    }
+  }
+}
+
+async function offlinePagesKept() {
+  const cache = await caches.open(STATIC);
+  if (!(await cache.match(new URL(OFFLINE + LANGUAGES[0], scope).href))) await keepOfflinePages();
+}
+
+// the phone's language, where the app speaks it (else the app's own: German)
+function phoneLanguage() {
+  const wanted = self.navigator.languages || [self.navigator.language || ""];
+  for (const tag of wanted) {
+    const code = String(tag).slice(0, 2).toLowerCase();
+    if (LANGUAGES.includes(code)) return code;
+  }
+  return LANGUAGES[0];
+}
 
 self.addEventListener("install", () => self.skipWaiting());
 
@@ -17,6 +57,8 @@ self.addEventListener("activate", (event) => {
       if (name.startsWith("scorer-static-") && name !== STATIC) await caches.delete(name);
     }
     await self.clients.claim();
+    // then the offline pages (offline now: they come with the next page loaded online)
+    await keepOfflinePages().catch(() => {});
   })());
 });
 
@@ -47,13 +89,25 @@ async function offlineCopy(url) {
   const cache = await caches.open(PAGES);
   const kept = (await cache.match(url)) || (await cache.match(url, { ignoreSearch: true }))
     || (await cache.match(scope.href));
-  if (!kept) {
-    return new Response("Offline – this page has not been loaded on this phone yet.",
-      { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  }
+  if (!kept) return notLoadedYet();
   // mark it, so that the page shows it as the copy it is (and not as the live sheet)
   const html = (await kept.text()).replace("<body", "<body data-offline-copy");
   return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+}
+
+// a page this phone never loaded: the app's offline page in the phone's language
+async function notLoadedYet() {
+  const lang = phoneLanguage();
+  const cache = await caches.open(STATIC);
+  const offline = await cache.match(new URL(OFFLINE + lang, scope).href);
+  if (offline) {
+    const html = (await offline.text()).replace("<body", "<body data-offline-copy");
+    return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+  }
+  const text = lang === "de"
+    ? "Keine Verbindung – diese Seite wurde auf diesem Telefon noch nicht geöffnet."
+    : "No connection – this page has not been opened on this phone yet.";
+  return new Response(text, { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
 async function page(event) {
@@ -61,7 +115,10 @@ async function page(event) {
   try {
     const response = await fetch(request);
     // kept while the page is shown; the worker stays alive until the copy is stored
-    if (keepable(response)) event.waitUntil(keepPage(request, response.clone()).catch(() => {}));
+    if (keepable(response)) {
+      event.waitUntil(keepPage(request, response.clone())
+        .then(offlinePagesKept).catch(() => {}));
+    }
     return response;
   } catch (error) {
     return offlineCopy(request.url);

@@ -195,3 +195,22 @@ def key_or_none(value: Any) -> str | None:
     hand is saved like one from a form without it.
     """
     return value if isinstance(value, str) and _KEY.fullmatch(value) else None
+
+
+class BidField(WholeNumberField):
+    """The bid: its range is the table's (set by :meth:`HandForm.setup`), and a refusal
+    names the number as it was typed — "39250", never a 0 nobody typed."""
+
+    def _refusal(self) -> str:
+        typed = (str(self.raw_data[0]) if self.raw_data else "").strip()
+        typed = typed if len(typed) <= 12 else typed[:12] + "…"
+        if not typed:
+            return super()._refusal()
+        return str(
+            _l(
+                "“%(typed)s” is no bid: bids go from %(low)s to %(high)s.",
+                typed=typed,
+                low=self.low,
+                high=self.high,
+            )
+        )

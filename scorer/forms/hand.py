@@ -28,10 +28,29 @@ from wtforms import (
 from wtforms.validators import ValidationError
 
 from ..models import Hand, Match
-from ..rules import BID_OUTCOMES, SPECIAL_GAMES, RulesError, Ruleset, check_bid, smallest_meld
-from ..services import HandInput, Sheet, bid_ceiling, input_of, storable
+from ..rules import (
+    BID_OUTCOMES,
+    MAX_BID,
+    SPECIAL_GAMES,
+    RulesError,
+    Ruleset,
+    bid_ceiling_of,
+    bid_doubt,
+    check_bid,
+    meld_total_errors,
+    smallest_meld,
+)
+from ..services import HandInput, Sheet, highest_bid, input_of, storable
 from ..words import OUTCOME_CHOICES, SUITS, rules_message
-from .base import AppForm, WholeNumberField, choice_list, choice_values, key_or_none
+from .base import (
+    AppForm,
+    BidField,
+    WholeNumberField,
+    choice_list,
+    choice_values,
+    key_or_none,
+    whole_number,
+)
 
 
 class PartyForm(Form):
@@ -53,7 +72,7 @@ class HandForm(AppForm):
     """A hand: declarer, bid, trump, outcome first; then what the outcome needs."""
 
     declarer = SelectField(_l("Declarer (Spielmacher)"), choices=[], validate_choice=False)
-    bid = WholeNumberField(_l("Bid (Reizwert)"))
+    bid = BidField(_l("Bid (Reizwert)"))
     trump = RadioField(_l("Trump"), choices=choice_list(SUITS.items()), validate_choice=False)
     outcome = RadioField(
         _l("Outcome"),
@@ -76,9 +95,11 @@ class HandForm(AppForm):
     # what asks_bid found: the bid asked about, above this table's ceiling
     bid_question: int | None = None
     bid_ceiling: int | None = None
+    bid_highest: int | None = None  # the highest bid saved at this table (None: none yet)
     # the bid as typed when it was read in tens ("140" for 1400), else None
     bid_typed: str | None = None
-    ceiling_of: Callable[[], int] | None = None
+    # the highest bid saved at this table, asked for only when a bid needs it
+    highest_of: Callable[[], int | None] | None = None
     asks_only = False
 
     def setup(
@@ -121,6 +142,8 @@ class HandForm(AppForm):
             while len(self.parties) < len(names):
                 self.parties.append_entry()
         self.party_names = names
+        # the range a bid has at this table, for its message ("from 150 to 10000")
+        self.bid.low, self.bid.high = ruleset.min_bid, MAX_BID
         typed = self.bid.data
         self.bid.data = read_bid(ruleset, typed)
         if self.bid.data != typed:
@@ -203,20 +226,21 @@ class HandForm(AppForm):
     def asks_bid(self) -> bool:
         """A bid above what this table has bid so far, not yet confirmed: ask once.
 
-        ``ceiling_of`` (set by :func:`hand_form`) gives the ceiling
-        (:func:`scorer.services.bid_ceiling`); ``bid_ok`` carries the bid the
+        ``highest_of`` (set by :func:`hand_form`) gives the table's highest bid, and
+        :func:`scorer.rules.bid_ceiling_of` the ceiling; ``bid_ok`` carries the bid the
         Schreiber confirmed with the question's button.  Everything typed stays.
         """
-        bid, ceiling_of = self.bid.data, self.ceiling_of
+        bid, highest_of = self.bid.data, self.highest_of
         if (
-            ceiling_of is None
+            highest_of is None
             or self.outcome.data not in BID_OUTCOMES
             or self.bid.errors
             or not isinstance(bid, int)
             or str(bid) == (self.bid_ok.data or "").strip()
         ):
             return False
-        self.bid_ceiling = ceiling_of()
+        self.bid_highest = highest_of()
+        self.bid_ceiling = bid_ceiling_of(self.ruleset, self.bid_highest)
         if bid <= self.bid_ceiling:
             return False
         self.bid_question = bid
@@ -237,6 +261,44 @@ class HandForm(AppForm):
             except RulesError as exc:
                 raise ValidationError(rules_message(exc)) from None
 
+    def party_said(self, party: int, message: str) -> str:
+        """A message about one party, with its name first: "Anna: …"."""
+        names = getattr(self, "party_names", [])
+        return f"{names[party]}: {message}" if 0 <= party < len(names) else message
+
+    def meld_errors(self, first: RulesError, party: int) -> list[tuple[int, RulesError]]:
+        """The meld totals refused, by party: ``first`` (what the save found, for ``party``)
+        and those of the other parties that typed a total
+        (:func:`scorer.rules.meld_total_errors`)."""
+        found: dict[int, RulesError] = {party: first}
+        ruleset = getattr(self, "ruleset", None)
+        if ruleset is not None:
+            melds = [line.form.melds.data or 0 for line in self.parties]
+            typed = [i for i, line in enumerate(self.parties) if line.form.melds.data]
+            trump = self.trump.data if self.trump.data in ("E", "G", "H", "S") else None
+            for error in meld_total_errors(ruleset, trump, melds, typed):
+                number = error.params["party"]
+                if isinstance(number, int):
+                    found.setdefault(number, error)
+        return sorted(found.items())
+
+    def bid_doubt(self) -> str | None:
+        """Why the bid as typed looks wrong (:func:`scorer.rules.bid_doubt`), in words:
+        shown beside the bid while it is typed; None when it looks like a bid."""
+        if self.outcome.data not in BID_OUTCOMES or getattr(self, "ruleset", None) is None:
+            return None
+        typed = self.bid.data if isinstance(self.bid.data, int) else whole_number(self.bid_raw())
+        if not isinstance(typed, int) or typed <= 0:
+            return None
+        highest = self.highest_of() if self.highest_of is not None else None
+        doubt = bid_doubt(self.ruleset, typed, highest)
+        return rules_message(doubt) if doubt is not None else None
+
+    def bid_raw(self) -> str:
+        """The bid as it was typed (before a refusal emptied the field's value)."""
+        raw = self.bid.raw_data
+        return str(raw[0]).strip() if raw else ""
+
     def add_rules_error(self, error: RulesError) -> None:
         """Put a rules error on the field it is about (the form keeps every value)."""
         from ..rules import BidError, MeldError, TrickError
@@ -247,7 +309,11 @@ class HandForm(AppForm):
             target = self.bid
         party = error.params.get("party") if isinstance(error, MeldError) else None
         if isinstance(party, int) and 0 <= party < len(self.parties):
-            target = self.parties[party].form.melds
+            # every party whose total is wrong, each by its name ("Anna: …")
+            for number, other in self.meld_errors(error, party):
+                field = self.parties[number].form.melds
+                field.errors = [*field.errors, self.party_said(number, rules_message(other))]
+            return
         if target is not None:
             target.errors = [*target.errors, message]
         elif isinstance(error, TrickError):
@@ -282,7 +348,7 @@ def hand_form(
     )
     if not posted:
         form.version.data = str(match.version)
-    form.ceiling_of = lambda: bid_ceiling(match, sheet.ruleset)
+    form.highest_of = lambda: highest_bid(match)
     return form
 
 

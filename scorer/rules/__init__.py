@@ -2,7 +2,14 @@
 
 from .cards import Card, Rank, Suit, format_cards, parse_cards
 from .errors import BidError, CardError, MeldError, RulesError, TrickError
-from .hand import HandEntry, TableHand, kept_entry, settle_at_table, settle_entry
+from .hand import (
+    HandEntry,
+    TableHand,
+    kept_entry,
+    meld_total_errors,
+    settle_at_table,
+    settle_entry,
+)
 from .match import (
     MatchProgress,
     PlayedHand,
@@ -54,6 +61,8 @@ from .settlement import (
     OUTCOMES,
     REASONS,
     HandResult,
+    bid_ceiling_of,
+    bid_doubt,
     bonus_points,
     check_bid,
     complete_tricks,
@@ -118,6 +127,8 @@ __all__ = [
     "available_melds",
     "best_kept",
     "best_meld",
+    "bid_ceiling_of",
+    "bid_doubt",
     "bonus_points",
     "check_bid",
     "check_deals",
@@ -139,6 +150,7 @@ __all__ = [
     "kept_entry",
     "leader_of",
     "meld_points",
+    "meld_total_errors",
     "meld_totals",
     "minimal_transfers",
     "next_dealer_of",

@@ -79,6 +79,30 @@ def upgraded(name: str) -> str:
     return f"{UPGRADES[kind]} {target}".strip()
 
 
+def rundgang_melds(declared: list[str]) -> list[str]:
+    """What one tap on "Rundgang" declares on top of ``declared``: a pair in every suit
+    that shows neither a pair nor a family yet, and four Könige and four Ober unless
+    they are declared (docs/rules.md section 3.4: the Rundgang is these melds).
+
+    >>> rundgang_melds([])
+    ['pair E', 'pair G', 'pair H', 'pair S', 'four K', 'four O']
+    >>> rundgang_melds(["family H", "pair E", "four A", "eight O"])
+    ['pair G', 'pair S', 'four K']
+    """
+    suits_shown = {
+        target
+        for kind, _, target in (name.partition(" ") for name in declared)
+        if kind in ("pair", "family", "double_family")
+    }
+    pairs = [f"pair {suit}" for suit in TRUMPS if suit not in suits_shown]
+    fours = [
+        f"four {rank}"
+        for rank in ("K", "O")
+        if f"four {rank}" not in declared and f"eight {rank}" not in declared
+    ]
+    return [*pairs, *fours]
+
+
 def deck_cards(ruleset: Ruleset) -> list[Card]:
     """Every card of the deck once, suit by suit, highest rank first.
 
@@ -243,6 +267,7 @@ class Tap:
     card: str | None = None  # pick or put back one copy: "GO:1", "GO:2"
     add: str | None = None  # declare one more meld
     implied: bool = False  # declare the melds the cards imply
+    rundgang: bool = False  # declare what a Rundgang needs beyond the declared melds
 
 
 def tap(calc: Calculator, pressed: Tap) -> None:
@@ -260,6 +285,14 @@ def tap(calc: Calculator, pressed: Tap) -> None:
     >>> tap(calc, Tap(add="pair E"))
     >>> str(calc.error), calc.declared.count("pair E")
     ('needs Eichel-König three times; the deck has two', 2)
+
+    The Rundgang in one tap, around what is already declared:
+
+    >>> calc = Calculator.start(Ruleset(), trump="E", players=3)
+    >>> tap(calc, Tap(add="family E"))
+    >>> tap(calc, Tap(rundgang=True))
+    >>> calc.declared, calc.total, calc.rundgang
+    (['family E', 'pair G', 'pair H', 'pair S', 'four K', 'four O'], 350, True)
     """
     # what was refused describes the last tap only
     calc.error = calc.refused = calc.upgrade = None
@@ -289,6 +322,10 @@ def tap(calc: Calculator, pressed: Tap) -> None:
             _add(calc, [added])
     if pressed.implied and calc.result and calc.result.implied:
         _add(calc, [m.name for m in calc.result.implied])
+    if pressed.rundgang and calc.mode == "declare":
+        missing = rundgang_melds(calc.declared)
+        if missing and len(calc.declared) + len(missing) <= MAX_MELDS:
+            _add(calc, missing)
     if calc.mode == "cards":
         _check_cards(calc)
 

@@ -228,16 +228,36 @@ def _check_melds(
     ruleset: Ruleset, trump: str | None, melds: Sequence[int], active: Sequence[int]
 ) -> None:
     """MeldError for the first party whose meld total no party of this table can show."""
+    errors = meld_total_errors(ruleset, trump, melds, active)
+    if errors:
+        raise errors[0]
+
+
+def meld_total_errors(
+    ruleset: Ruleset, trump: str | None, melds: Sequence[int], active: Sequence[int]
+) -> list[MeldError]:
+    """A MeldError for every party of ``active`` whose meld total no party of this table
+    can show under ``trump`` (any trump when None), each naming its party
+    (``params["party"]``): a form marks every wrong total at once.
+
+    >>> from scorer.rules.ruleset import PRESETS
+    >>> errors = meld_total_errors(PRESETS["standard"], "H", [30, 20, 5000], [0, 1, 2])
+    >>> [(e.params["party"], str(e)) for e in errors]  # doctest: +NORMALIZE_WHITESPACE
+    [(0, 'no melds add up to 30 here: the nearest totals are 20 and 40'),
+     (2, 'a hand of 12 cards melds at most 1800, not 5000')]
+    """
     suit = trump if trump in {s.value for s in Suit} else None
     totals = party_meld_totals(ruleset, suit)
     if totals is None:
-        return
+        return []
+    errors = []
     for party in active:
         total = melds[party] if party < len(melds) else 0
         try:
             check_meld_total(ruleset, total, suit, totals)
         except MeldError as exc:
-            raise MeldError(exc.template, party=party, **exc.params) from None
+            errors.append(MeldError(exc.template, party=party, **exc.params))
+    return errors
 
 
 def settle_entry(

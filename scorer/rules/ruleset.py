@@ -686,8 +686,9 @@ True
 """
 
 PRESETS: dict[str, Ruleset] = {
-    # the defaults of docs/rules.md: three players, 40 cards, to 1000 with a won game
-    "standard": _preset("standard"),
+    # the Swabian game of seed 002: three players, 40 cards, to 1000 with a won game,
+    # and each other player gets 40 when the declarer fails (its first worked example)
+    "standard": _preset("standard", failed_bonus="flat 40"),
     # four players in two teams, partners sitting opposite
     "kreuzbinokel": _preset("kreuzbinokel", players=4, team_size=2),
     # six players in three teams of two, 48 cards with sevens
@@ -740,7 +741,7 @@ PRESETS: dict[str, Ruleset] = {
 }
 
 PRESET_DESCRIPTIONS: dict[str, str] = {
-    "standard": "Three players, 40 cards, to 1000 with a won game",
+    "standard": "The Swabian game: three players, 40 cards, to 1000, 40 each when a game fails",
     "kreuzbinokel": "Four players in two teams, partners opposite",
     "sechser": "Six players in three teams, 48 cards with sevens",
     "turnier": "Tournament: half the bid to opponents, tricks rounded, no specials, 12 deals",

@@ -169,6 +169,67 @@ def check_bid(ruleset: Ruleset, bid: object) -> int:
     return bid
 
 
+CEILING_TIMES = 4
+"""A table that has bid no higher is asked about a bid above this many minimum bids."""
+
+
+def bid_ceiling_of(ruleset: Ruleset, highest: int | None) -> int:
+    """The highest bid entered without a question: the highest bid the table has saved
+    (``highest``, None for none), but never less than :data:`CEILING_TIMES` minimum bids.
+
+    >>> [bid_ceiling_of(Ruleset(), highest) for highest in (None, 250, 800)]
+    [600, 600, 800]
+    """
+    return max(highest or 0, CEILING_TIMES * ruleset.min_bid)
+
+
+def bid_doubt(ruleset: Ruleset, bid: object, highest: int | None) -> RulesError | None:
+    """Why a bid as typed looks wrong, or None: what the hand form shows beside the bid
+    while it is typed.  A bid the rules refuse (:func:`check_bid`, naming the number
+    typed), or one above :func:`bid_ceiling_of` — most often two bids typed into one
+    field without a tap in between ("39", then "250": 39250) or a key hit twice.
+
+    >>> bid_doubt(Ruleset(), 390, None) is None, bid_doubt(Ruleset(), None, None) is None
+    (True, True)
+    >>> print(bid_doubt(Ruleset(), 39250, 250))
+    39250 is above the highest bid, 10000: two bids typed into one?
+    >>> print(bid_doubt(Ruleset(), 3925, 250))
+    a bid of 3925 is not a multiple of 10
+    >>> print(bid_doubt(Ruleset(), 2500, 250))
+    2500 is more than this table has bid so far (250): two bids typed into one?
+    >>> print(bid_doubt(Ruleset(), 2500, None))
+    2500 is more than 600, more than tables usually bid: two bids typed into one?
+    >>> bid_doubt(Ruleset(), 2500, 2500) is None
+    True
+    """
+    if not _is_int(bid) or bid <= 0:
+        return None
+    if bid > MAX_BID:
+        return RulesError(
+            "{bid} is above the highest bid, {max_bid}: two bids typed into one?",
+            bid=bid,
+            max_bid=MAX_BID,
+        )
+    try:
+        check_bid(ruleset, bid)
+    except BidError as exc:
+        return exc
+    ceiling = bid_ceiling_of(ruleset, highest)
+    if bid <= ceiling:
+        return None
+    if highest is not None:
+        return RulesError(
+            "{bid} is more than this table has bid so far ({highest}): two bids typed into one?",
+            bid=bid,
+            highest=highest,
+        )
+    return RulesError(
+        "{bid} is more than {ceiling}, more than tables usually bid: two bids typed into one?",
+        bid=bid,
+        ceiling=ceiling,
+    )
+
+
 @lru_cache(maxsize=32)
 def _card_sums(values: tuple[int, ...]) -> frozenset[int]:
     """Every sum of some of these card values (each card taken at most once)."""
@@ -318,6 +379,13 @@ def complete_tricks(
 
     >>> complete_tricks(Ruleset(), [None, 180, None], took_trick=[None, None, False])
     [70, 180, 0]
+
+    With every value empty, all but one are still to enter (the last one follows):
+
+    >>> complete_tricks(Ruleset(), [None, None, None])
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.TrickError: enter the trick points of all parties but one: 2 more to enter
     """
     if isinstance(tricks, str | bytes) or not isinstance(tricks, Sequence):
         raise TrickError("trick points must be a list, not {value!r}", value=tricks)
@@ -330,8 +398,10 @@ def complete_tricks(
         raise TrickError("a hand has at least two parties, not {count}", count=len(tricks))
     missing = [i for i, value in enumerate(tricks) if value is None]
     if len(missing) > 1:
+        # the last one left empty follows from the trick total: one fewer is needed
         raise TrickError(
-            "enter the trick points of all parties but one; {count} are missing", count=len(missing)
+            "enter the trick points of all parties but one: {count} more to enter",
+            count=len(missing) - 1,
         )
     known = _int_list([value for value in tricks if value is not None], "trick points")
     _check_trick_values(ruleset, known, scheme_checked=scheme_checked)

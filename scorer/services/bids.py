@@ -4,9 +4,10 @@ A bid typed in tens by mistake ("140" read as 1400) or a key hit twice ("3500")
 is a valid bid, and it would decide the match.  So the hand form asks once
 ("Bid 1400, really?") when a bid is above :func:`bid_ceiling`: the highest bid
 saved at this table — every match of the session, struck hands left out — but
-never less than :data:`CEILING_TIMES` times the minimum bid (600 at the usual
-150).  A new table thus enters its ordinary bids (docs/rules.md's examples go up to
-390) without a question, and a table that bids high is asked only once per new
+never less than four times the minimum bid (600 at the usual 150; the rule is
+``scorer.rules.bid_ceiling_of``, and ``bid_doubt`` says why a typed bid looks
+wrong).  A new table thus enters its ordinary bids (docs/rules.md's examples go up
+to 390) without a question, and a table that bids high is asked only once per new
 height.
 """
 
@@ -16,10 +17,7 @@ from sqlalchemy import func, select
 
 from ..extensions import db
 from ..models import Hand, Match
-from ..rules import BID_OUTCOMES, Ruleset
-
-# the ceiling of a table without a saved bid, in minimum bids
-CEILING_TIMES = 4
+from ..rules import BID_OUTCOMES, Ruleset, bid_ceiling_of
 
 
 def highest_bid(match: Match) -> int | None:
@@ -39,4 +37,4 @@ def highest_bid(match: Match) -> int | None:
 
 def bid_ceiling(match: Match, ruleset: Ruleset) -> int:
     """The highest bid saved without a question at this table (see the module)."""
-    return max(highest_bid(match) or 0, CEILING_TIMES * ruleset.min_bid)
+    return bid_ceiling_of(ruleset, highest_bid(match))

@@ -26,6 +26,7 @@ from ..forms import (
 )
 from ..models import Hand, Match
 from ..rules import (
+    BID_OUTCOMES,
     PRESETS,
     RulesError,
     available_melds,
@@ -140,13 +141,27 @@ def _target_note(sheet: Sheet) -> str | None:
 
 
 def preview_of(match: Match, form: HandForm, parties: int, hand: Hand | None) -> dict[str, Any]:
-    """Settle what was typed so far: the live result, or why it is not complete."""
+    """Settle what was typed so far: the live result, or why it is not complete.
+
+    ``doubt``: why the bid looks wrong, shown beside it (HandForm.bid_doubt).  A bid the
+    form refused as typed is that message, never the settlement of a bid of 0.
+    """
     data = form.to_input(parties)
+    doubt = form.bid_doubt()
+    if form.bid.errors and data.outcome in BID_OUTCOMES:
+        return {"ok": False, "message": str(form.bid.errors[0]), "data": data, "doubt": doubt}
     try:
         settled = services.preview(match, data, hand)
     except RulesError as exc:
-        return {"ok": False, "message": rules_message(exc), "data": data}
-    return {"ok": True, "settled": settled, "data": data}
+        message = rules_message(exc)
+        party = exc.params.get("party")
+        if isinstance(party, int):  # a meld total: every party's, by name
+            message = " · ".join(
+                form.party_said(number, rules_message(e))
+                for number, e in form.meld_errors(exc, party)
+            )
+        return {"ok": False, "message": message, "data": data, "doubt": doubt}
+    return {"ok": True, "settled": settled, "data": data, "doubt": doubt}
 
 
 def fresh_page(match: Match, saved: Hand | None = None) -> WerkzeugResponse:

@@ -40,6 +40,7 @@ def preview(token: str) -> WerkzeugResponse:
         "hands/_preview.html",
         sheet=sheet,
         preview=preview_of(match, form, len(sheet.parties), hand),
+        preview_oob=True,
     )
 
 

@@ -5,6 +5,9 @@ The service worker (``static/sw.js``, served from ``/sw.js`` so that its scope i
 whole app; registered by ``static/app.js``, no inline script):
 
 - Static files (``/static/…``, fingerprinted with ``?v=``) come from its cache first.
+- When it is activated it keeps ``/offline/de`` and ``/offline/en`` (:func:`offline`, the
+  app's own page in each language, with its stylesheet): a page this phone never
+  loaded, asked for without a connection, gets the one in the phone's language.
 - Pages (navigations, GET only) come from the network first; a copy of the last 12
   pages this phone loaded is kept and shown when the network fails, marked as an
   offline copy (``data-offline-copy``: ``static/app.js`` shows a note and makes its
@@ -32,6 +35,7 @@ from pathlib import Path
 
 from flask import (
     Blueprint,
+    abort,
     current_app,
     jsonify,
     make_response,
@@ -40,7 +44,7 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import get_locale, gettext
+from flask_babel import force_locale, get_locale, gettext
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import services
@@ -64,6 +68,18 @@ def language(lang: str) -> WerkzeugResponse:
     if lang in ("de", "en"):
         response.set_cookie("lang", lang, max_age=60 * 60 * 24 * 365, samesite="Lax", httponly=True)
     return response
+
+
+@bp.get("/offline/<lang>")
+def offline(lang: str) -> WerkzeugResponse:
+    """The page the service worker shows for a page this phone has not loaded yet, when
+    there is no connection: fetched once per language as the worker is activated (or
+    with the next page loaded online), without cookies, so it says nothing of anyone's
+    matches."""
+    if lang not in current_app.config["LANGUAGES"]:
+        abort(404)
+    with force_locale(lang):
+        return render("main/offline.html")
 
 
 @bp.get("/manifest.webmanifest")

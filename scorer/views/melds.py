@@ -40,6 +40,7 @@ from ..rules import (
     available_melds,
     meld_points,
     players_dealt_in,
+    rundgang_totals,
 )
 from ..rules.calculator import (
     MAX_MELDS,
@@ -83,6 +84,7 @@ class CalculatorForm(AppForm):
     back = StringField()  # take one back (a control named "remove" would shadow form.remove())
     upgrade = StringField()
     implied = StringField()
+    rundgang = StringField()
     card = StringField()
     clear = StringField()
     take = StringField()
@@ -100,6 +102,7 @@ def pressed(form: CalculatorForm) -> Tap:
         card=form.card.data,
         add=form.add.data,
         implied=bool(form.implied.data),
+        rundgang=bool(form.rundgang.data),
     )
 
 
@@ -205,6 +208,7 @@ def context(calc: Calculator, form: CalculatorForm, **extra: Any) -> dict[str, A
         "calc_lines": breakdown(calc),
         "calc_offer": implied_offer(calc),
         "calc_rundgang": calc.rundgang,
+        "calc_rundgang_points": rundgang_totals(calc.ruleset, calc.trump),
         "calc_kinds": SUIT_MELD_KINDS,
         "calc_ranks": RANK_HEADS,
         "calc_htmx": is_htmx(),

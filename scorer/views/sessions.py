@@ -155,7 +155,7 @@ def _import_page(form: ImportForm, *, status: int = 200, error: str | None = Non
 @limiter.limit(slots.import_limit, methods=["POST"])
 def import_page() -> WerkzeugResponse:
     """Upload a backup file; it is imported completely or not at all."""
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):  # (HEAD: an offline copy asks if it is back)
         return _import_page(ImportForm(formdata=None))
     form = ImportForm()
     if not form.validate():

@@ -21,6 +21,28 @@ Helpers (import them: ``from tests.e2e.conftest import fits_width``)
                      ``.let_go()``: an answer arrives exactly when the test says
     ``tap_as_answers_arrive(page, target, held)``  a finger down on ``target``, the
                      held answers let go, the finger up: the target must stay
+    ``no_axe_violations(page, what="")``
+                          runs axe-core on the page as it is now and fails with every
+                          violation (rule, impact, the elements and axe's summary)
+    ``axe_violations(page)``  the same check's findings as a list, for a test that
+                          looks at them itself
+    ``enlarge_text(page)`` sets the root font size to 200 % (WCAG 1.4.4, resize text)
+
+Accessibility (axe-core): ``tests/e2e/vendor/axe-<version>.min.js`` is axe-core
+as published on the npm registry (``npm pack axe-core``; MPL 2.0, its licence
+beside it). It is a test asset: the app never serves it. ``no_axe_violations``
+evaluates it in the page through the DevTools protocol — no ``<script>`` tag, so
+the app's Content-Security-Policy (``script-src 'self'``) stays on and the test
+still sees every CSP violation — then calls ``axe.run`` with the rules of the tags
+in ``AXE_TAGS`` (WCAG 2.0, 2.1 and 2.2 A and AA — target sizes too — and axe's
+best practices). Call it on every page a test visits, once the page has settled
+(what a player sees)::
+
+    page.goto("/new")
+    no_axe_violations(page, "setup")
+
+To upgrade: ``npm pack axe-core``, put its ``axe.min.js`` here as
+``vendor/axe-<version>.min.js`` with its ``LICENSE`` and change ``AXE``.
 
 Mark every test ``@pytest.mark.e2e``.  Playwright cannot download browsers
 here: the fixtures use ``/usr/bin/chromium`` (``CHROMIUM`` overrides it).
@@ -49,6 +71,8 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 ROOT = Path(__file__).resolve().parents[2]
 SCREENS = ROOT / "test-artifacts" / "screens"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-4.14.1.min.js"
+AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 PHONE = {"width": 390, "height": 844}
 # generous: two cores run the server, Chromium and the test at once
@@ -277,3 +301,58 @@ def tap_as_answers_arrive(page: Any, target: Any, held: HeldAnswers) -> None:
     assert button.evaluate("el => el.isConnected"), "the button was replaced under the finger"
     assert button.bounding_box() == box, "the button moved under the finger"
     page.mouse.up()
+
+
+# the findings of axe.run, boiled down to what a message needs
+_AXE_RUN = """async (tags) => {
+    const result = await axe.run(document, {
+        runOnly: {type: "tag", values: tags},
+        resultTypes: ["violations"],
+    });
+    return result.violations.map(v => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.map(n => n.target.join(" ") + " — " + (n.failureSummary || "")),
+    }));
+}"""
+
+
+def axe_violations(page: Any) -> list[dict[str, Any]]:
+    """axe-core's violations on ``page`` as it is now (rules of :data:`AXE_TAGS`).
+
+    The script is evaluated once per document through the DevTools protocol, which
+    the page's Content-Security-Policy does not govern (a ``<script>`` tag with the
+    code inline would be refused by ``script-src 'self'``).
+    """
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(_axe_source() + "\n;undefined")
+    result: list[dict[str, Any]] = page.evaluate(_AXE_RUN, list(AXE_TAGS))
+    return result
+
+
+def no_axe_violations(page: Any, what: str = "") -> None:
+    """Fail with every axe-core violation on ``page`` (``what`` names the page)."""
+    violations = axe_violations(page)
+    lines = []
+    for v in violations:
+        lines.append(f"{v['id']} ({v['impact']}): {v['help']}")
+        lines.extend(f"    {node}" for node in v["nodes"][:8])
+    where = f"{what or 'page'} at {page.url}"
+    assert not violations, f"axe-core on {where}:\n" + "\n".join(lines)
+
+
+_AXE_SOURCE: list[str] = []
+
+
+def _axe_source() -> str:
+    if not _AXE_SOURCE:
+        _AXE_SOURCE.append(AXE.read_text(encoding="utf-8"))
+    return _AXE_SOURCE[0]
+
+
+def enlarge_text(page: Any, percent: int = 200) -> None:
+    """Set the root font size to ``percent`` % (what a phone's "larger text" does to
+    a page whose sizes are in rem/em), as a CSSOM change: an injected stylesheet
+    would be refused by the app's CSP (``style-src 'self'``)."""
+    page.evaluate("(p) => { document.documentElement.style.fontSize = p + '%'; }", percent)

@@ -124,6 +124,11 @@ def test_the_last_sheet_opens_without_a_connection(
         "sticky"
     )  # the stylesheet came from the worker's cache
     assert page.locator("#entry form").get_attribute("inert") is not None
+    # said again where the save button is: a reload comes back down there (issue 30)
+    at_save = page.locator("#hand-form .offline-at-save")
+    expect(at_save).to_be_visible()
+    expect(at_save).to_have_text(page.locator("#offline-note").inner_text())
+    assert at_save.evaluate("el => el.nextElementSibling.classList.contains('actions')")
     shot(page, "app-offline-match")
     # Chromium may tell a page being left that it is "online" (it did, now and then, in
     # this very test): the copy must not reload itself over the page the user went to

@@ -184,13 +184,13 @@ def test_standard_match_to_1000(page: Page, shot: Any) -> None:
     assert totals(page) == ["190", "80", "40"]
     expect(page.locator("#next-deal strong").first).to_have_text("Bert")
 
-    # 2. Bert bids 220 and fails with 190: he loses twice the bid
+    # 2. Bert bids 220 and fails with 190: he loses twice the bid, Anna and Carl get 40 each
     fill_hand(page, declarer=1, bid=220, trump="E", melds={0: 20, 1: 60}, tricks={0: 70, 1: 130})
     live_result(page, r"190 (von|of) 220")
     expect(page.locator("#live-result")).to_have_class(re.compile(r"\bfailed\b"))
     expect(page.locator("#live-result")).to_contain_text("(−440)")
     save_hand(page, 2)
-    assert totals(page) == ["280", "(−360)", "90"]
+    assert totals(page) == ["320", "(−360)", "130"]
 
     # 3. Carl goes off at 200: Anna and Bert get their melds + 30
     fill_hand(page, declarer=2, outcome="gone_off", bid=200, melds={0: 40, 1: 20})
@@ -199,7 +199,7 @@ def test_standard_match_to_1000(page: Page, shot: Any) -> None:
     live_result(page, r"(−200)")
     shot(page, "04-hand-gone-off")
     save_hand(page, 3)
-    assert totals(page) == ["350", "(−310)", "(−110)"]
+    assert totals(page) == ["390", "(−310)", "(−70)"]
     shot(page, "05-match-during-play")
     assert_phone_fit(page)
 
@@ -218,7 +218,7 @@ def test_standard_match_to_1000(page: Page, shot: Any) -> None:
     page.locator("#hand-form button[type=submit]").click()
     page.wait_for_url(re.compile(r"/m/[\w-]+$"))
     expect(page.locator(ROWS)).to_have_count(3)
-    assert totals(page) == ["370", "(−310)", "(−110)"]
+    assert totals(page) == ["410", "(−310)", "(−70)"]
     page.locator("#sheet tbody tr").first.locator("td a").click()
     history = page.locator(".history li")
     expect(history).to_have_count(2)
@@ -235,14 +235,14 @@ def test_standard_match_to_1000(page: Page, shot: Any) -> None:
     live_result(page, "1.000|1,000|1000")
     shot(page, "09-hand-durch")
     save_hand(page, 4)
-    assert totals(page) == ["370", "690", "(−110)"]
+    assert totals(page) == ["410", "690", "(−70)"]
     expect(page.locator("#winner")).to_have_count(0)
 
     # 6. Bert makes 350 of 300 and reaches the target with a won game
     fill_hand(page, declarer=1, bid=300, trump="G", melds={1: 150}, tricks={0: 40, 1: 200})
     live_result(page, r"350 (von|of) 300")
     save_hand(page, 5)
-    assert totals(page) == ["410", "1.040", "(−100)"]
+    assert totals(page) == ["450", "1.040", "(−60)"]
     expect(page.locator("#winner")).to_contain_text("Bert")
     expect(page.locator("#hand-form")).to_have_count(0)
     assert sheet_totals(page) == totals(page)

@@ -496,7 +496,8 @@ def test_complete_tricks(rules: Ruleset, entered: list[int | None], expected: li
     [
         ([90, 100, 50], "add up to 240, 10 too few; a hand has 250"),
         ([200, 100, None], "add up to 300, 50 too many"),
-        ([None, None, 100], "2 are missing"),
+        ([None, None, 100], "1 more to enter"),  # the third follows from 250
+        ([None, None, None], "2 more to enter"),
         ([300, None, 0], "300 are out of range"),
         ([-5, None, 0], "-5 are out of range"),
         ([250], "at least two parties"),

@@ -29,7 +29,6 @@ from scorer.rules import (
     replay,
     settle,
     settle_at_table,
-    settle_hand,
 )
 from scorer.rules.ruleset import dabb_size
 
@@ -37,23 +36,11 @@ STANDARD = PRESETS["standard"]
 KREUZ = PRESETS["kreuzbinokel"]
 SCHWEIZER = PRESETS["schweizer"]
 
-# -- seed 002: the two worked examples ---------------------------------------------
+# -- seed 002's two worked examples: tests/rules/test_swabian_preset.py -----------------
 
-
-def test_seed_002_example_1_failed_with_40_to_each_other_player() -> None:
-    # Anna bids 390, melds 250 (trump family 150 + four aces 100), takes 90: 340, failed
-    rules = Ruleset(failed_bonus="flat 40")
-    result = settle(rules, players=3, bidder=0, bid=390, melds=[250, 20, 60], tricks=[90, 100, 60])
-    assert result.reason == "failed"
-    assert result.points == (-780, 20 + 100 + 40, 60 + 60 + 40)
-    assert check_meld(["family H", "four A"], "H").total == 250
-
-
-def test_seed_002_example_2_made_630() -> None:
-    assert best_meld("GO GO SU SU EK EO GK HK HO SK SO", "E").total == 540
-    points = settle_hand(STANDARD, players=3, bidder=0, bid=380, melds=[540, 0, 0],
-                         tricks=[90, 100, 60])  # fmt: skip
-    assert points[0] == 630
+# the default column of docs/rules.md section 8 (no failed bonus): the forfeit examples of
+# section 12 are worked out with it; the "standard" preset adds seed 002's 40
+DEFAULTS = Ruleset()
 
 
 @pytest.mark.parametrize(
@@ -75,20 +62,20 @@ def test_failed_bonus_every_form(spec: str, bid: int, players: int, each: int) -
 
 
 def test_forfeit_by_an_opponent_counts_as_made_for_the_declarer() -> None:
-    result = settle(STANDARD, players=3, bidder=0, bid=390, outcome="forfeit",
+    result = settle(DEFAULTS, players=3, bidder=0, bid=390, outcome="forfeit",
                     melds=[250, 20, 40], tricks=[90, 100, 60], at_fault=1)  # fmt: skip
     assert result.points == (390, -780, 100)
     assert result.made is True and result.declarer_won is True and result.at_fault == 1
 
 
 def test_forfeit_without_at_fault_is_the_declarers() -> None:
-    result = settle(STANDARD, players=3, bidder=0, bid=390, outcome="forfeit",
+    result = settle(DEFAULTS, players=3, bidder=0, bid=390, outcome="forfeit",
                     melds=[250, 20, 40], tricks=[90, 100, 60])  # fmt: skip
     assert result.points == (-780, 120, 100) and result.at_fault == 0
 
 
 def test_forfeit_by_an_opponent_declarer_keeps_more_than_the_bid() -> None:
-    result = settle(STANDARD, players=3, bidder=0, bid=300, outcome="forfeit",
+    result = settle(DEFAULTS, players=3, bidder=0, bid=300, outcome="forfeit",
                     melds=[250, 20, 40], tricks=[150, 40, 60], at_fault=2)  # fmt: skip
     assert result.points == (400, 60, -600)
 

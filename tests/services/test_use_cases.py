@@ -120,7 +120,8 @@ def test_a_correction_recomputes_the_totals_and_keeps_the_history(in_app: Flask)
     sheet = services.sheet(match)
     assert sheet.rows[0].points[0] == -150
     assert sheet.totals == [sum(row.points[p] for row in sheet.rows) for p in range(3)]
-    assert sheet.rows[1].points == [80, -800, 80]  # the later hand is untouched
+    # the later hand is untouched (Berta failed: 40 each to Anna and Carl, the Swabian sheet)
+    assert sheet.rows[1].points == [120, -800, 120]
     assert [e.action for e in hand.events] == ["created", "corrected"]
     assert hands_in_db() == 2
 
@@ -131,13 +132,13 @@ def test_a_struck_hand_leaves_the_sheet_and_comes_back(in_app: Flask) -> None:
     services.save_hand(match, BERTA_FAILS_400)
     services.delete_hand(match, first, match.version)
     sheet = services.sheet(match)
-    assert [row.points for row in sheet.rows] == [[80, -800, 80]]
+    assert [row.points for row in sheet.rows] == [[120, -800, 120]]
     assert services.live_hands(match) == [match.hands[1]]
     assert hands_in_db() == 2  # struck, not deleted: it stays in the history
     with pytest.raises(ConflictError):
         services.restore_hand(match, first, match.version - 1)
     services.restore_hand(match, first, match.version)
-    assert services.sheet(match).totals == [310, -720, 160]
+    assert services.sheet(match).totals == [350, -720, 200]
     assert [e.action for e in first.events] == ["created", "deleted", "restored"]
 
 

@@ -95,7 +95,8 @@ def test_a_forfeit_before_play_and_one_at_fault_come_back_from_a_backup(in_app: 
         (restored,) = services.import_backup(json.dumps(data))
     again = services.sheet(restored.matches[0])
     assert [list(h.points) for h in again.rows] == before
-    assert before[0] == [-400, 20, 40]  # −2 × 200; before play the others keep their melds
+    # −2 × 200; before play the others keep their melds, plus the Swabian sheet's 40
+    assert before[0] == [-400, 60, 80]
 
 
 def test_a_backup_restores_trick_points_saved_before_the_counting_check(

@@ -432,9 +432,9 @@ def test_csv_sheet_for_spreadsheets(app: Flask, client: FlaskClient) -> None:
     )
     # the results and running totals, then every party's melds and trick points
     assert lines[1] == "1;Anna;Bernd;150;Grün;made;60;60;230;230;80;80;0;60;100;130;20;60"
-    assert lines[2] == "2;Bernd;Jürgen;400;Herz;failed;60;120;60;290;-800;-720;0;60;0;60;20;130"
-    assert lines[3] == "3;Jürgen;Anna;;;Durch won;1000;1120;0;290;0;-720;;;;;;"
-    assert lines[4] == "Total;;;;;;;1120;;290;;-720;;;;;;"
+    assert lines[2] == "2;Bernd;Jürgen;400;Herz;failed;100;160;100;330;-800;-720;0;60;0;60;20;130"
+    assert lines[3] == "3;Jürgen;Anna;;;Durch won;1000;1160;0;330;0;-720;;;;;;"
+    assert lines[4] == "Total;;;;;;;1160;;330;;-720;;;;;;"
     assert lines[5] == ""
 
 

@@ -85,7 +85,7 @@ def test_declare_a_trump_family_and_four_aces(en: FlaskClient) -> None:
     # the trump values follow the trump: in Eichel the Herz family is worth 100
     r = calc(en, trump="E", melds="family H,four A")
     assert total_of(r) == 200
-    assert 'aria-label="Pair Eichel, 40"' in r.get_data(as_text=True)
+    assert 'aria-label="Eichel: Pair 40"' in r.get_data(as_text=True)
 
 
 def test_tap_twice_for_two_pairs_and_take_one_back(en: FlaskClient) -> None:
@@ -317,7 +317,7 @@ def test_the_panel_knows_the_trump_and_the_hand_size(en: FlaskClient) -> None:
     html = r.get_data(as_text=True)
     assert "<html" not in html and 'class="calc-panel"' in html
     assert "12 cards in a hand" in page_text(r)
-    assert 'aria-label="Pair Herz, 40"' in html
+    assert 'aria-label="Herz: Pair 40"' in html
     # its buttons post the hand form to the calculator; taps.js sends them one at a time
     assert f'formaction="/m/{token}/calculator?party=0"' in html
     assert 'data-taps="calc-panel-0"' in html

@@ -45,7 +45,8 @@ def test_edit_form_is_prefilled(client: FlaskClient) -> None:
 
 def test_correction_recomputes_the_totals(app: Flask, client: FlaskClient) -> None:
     token = _two_hands(client)
-    assert sheet_of(app, token).totals == [-380, 250, 140]
+    # Anna failed 220: −440, and 40 each to Bert and Carl (the Swabian sheet)
+    assert sheet_of(app, token).totals == [-380, 290, 180]
     first, _ = hand_ids(client, token)
     # the melds were 100, not 80: 230 of 220, made
     data = fill_hand(_edit_form(client, token, first), melds=[100])
@@ -91,7 +92,7 @@ def test_a_stale_correction_keeps_what_was_typed_on_its_page(
     kept = form_data(response.get_data(as_text=True), "hand-form")
     assert kept["parties-0-melds"] == "100"
     assert kept["version"] != stale["version"]
-    assert sheet_of(app, token).totals == [-380, 250, 140]
+    assert sheet_of(app, token).totals == [-380, 290, 180]
     # saved again, it replaces the hand
     assert client.post(f"/m/{token}/hands/{first}", data=kept).status_code == 303
     assert sheet_of(app, token).totals[0] == 290
@@ -110,7 +111,7 @@ def test_bad_correction_refused_values_kept(app: Flask, client: FlaskClient) -> 
     fragment = client.post(f"/m/{token}/hands/{first}", data=data, headers=HX)
     assert fragment.status_code == 422
     assert "<html" not in fragment.get_data(as_text=True)
-    assert sheet_of(app, token).totals == [-380, 250, 140]
+    assert sheet_of(app, token).totals == [-380, 290, 180]
 
 
 def test_correction_preview(client: FlaskClient) -> None:
@@ -142,7 +143,7 @@ def test_delete_and_restore(app: Flask, client: FlaskClient) -> None:
     response = client.post(f"/m/{token}/hands/{first}/restore", data=confirm, headers=HX)
     assert response.headers["HX-Redirect"].endswith(f"/m/{token}")
     assert hand_ids(client, token) == [first, second]
-    assert sheet_of(app, token).totals == [-380, 250, 140]
+    assert sheet_of(app, token).totals == [-380, 290, 180]
     assert "restored" in page_text(client.get(f"/m/{token}/hands/{first}?lang=en"))
 
 

@@ -8,6 +8,7 @@ import io
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.http import parse_options_header
 
 from scorer.services import HandInput
 from scorer.spreadsheet import csv_cell
@@ -79,3 +80,21 @@ def test_the_csv_names_the_trump_the_declaring_player_and_its_charset_once(
     assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
     row = rows_of(response)[1]
     assert row[2:5] == ["Carl", "200", "Eichel"]  # the player, not "Anna & Carl"; no letter
+
+
+def test_the_file_name_keeps_the_umlauts_with_an_ascii_spelling_beside(
+    app: Flask, client: FlaskClient
+) -> None:
+    token = service_match(app, ["Anna", "Bert", "Carl"], title="Stammtisch im Rößle")
+    for path in (f"/m/{token}/sheet.csv", f"/m/{token}/sheet.pdf"):
+        response = client.get(path + "?lang=de")
+        assert response.status_code == 200
+        ext = path.rpartition(".")[2]
+        disposition = response.headers["Content-Disposition"]
+        assert f'filename="binokel-stammtisch-im-roessle-match-1.{ext}"' in disposition
+        assert (
+            f"filename*=UTF-8''binokel-stammtisch-im-r%C3%B6%C3%9Fle-match-1.{ext}" in disposition
+        )
+        # what a browser makes of it: the name with its umlauts
+        _, options = parse_options_header(disposition)
+        assert options["filename"] == f"binokel-stammtisch-im-rößle-match-1.{ext}"

@@ -58,17 +58,18 @@ def test_the_chart_draws_the_sheets_running_totals(app: Flask, client: FlaskClie
     assert 'id="chart-card"' in page and "<svg" in page
     lines = polylines(page)
     assert sorted(lines) == [0, 1, 2]  # one line per party
-    # the sheet's running totals: Anna 60, 120, 1120; Bernd 230, 290, 290; Jürgen 80, −720, −720
-    expected = chart(NAMES, [[0, 0, 0], [60, 230, 80], [120, 290, -720], [1120, 290, -720]], 1000)
+    # the sheet's running totals: Anna 60, 160, 1160; Bernd 230, 330, 330; Jürgen 80, −720, −720
+    # (Jürgen fails 400: 40 each to Anna and Bernd, the Swabian sheet)
+    expected = chart(NAMES, [[0, 0, 0], [60, 230, 80], [160, 330, -720], [1160, 330, -720]], 1000)
     for line in expected.lines:
         assert lines[line.party] == [tuple(map(int, p.split(","))) for p in line.points.split()]
-    # the scale from −720 to 1120: zero between, hands 0..3 from left to right
+    # the scale from −720 to 1160: zero between, hands 0..3 from left to right
     xs = [x for x, _ in lines[0]]
     assert xs == sorted(xs) and len(set(xs)) == 4
     ys = {y for _, y in lines[2]}
     assert max(ys) > expected.zero_y  # Jürgen below zero
     # the labels at the lines' ends and the target line
-    for name, total in (("Anna", "1,120"), ("Bernd", "290"), ("Jürgen", "(−720)")):
+    for name, total in (("Anna", "1,160"), ("Bernd", "330"), ("Jürgen", "(−720)")):
         assert f"{name} {total}</text>" in page
     assert 'class="chart-target"' in page and "Target 1000" in page
     # a finished match shows its chart unfolded; no style attribute (CSP)
@@ -138,7 +139,7 @@ def test_the_read_only_view_and_the_pdf_show_the_chart(
     assert pdf.status_code == 200
     text = pdf_text(pdf.data, tmp_path)
     assert "Score chart" in text
-    assert "Target 1000" in text and "Anna 1,120" in text
+    assert "Target 1000" in text and "Anna 1,160" in text
 
 
 def test_chart_scales_long_and_negative_matches() -> None:

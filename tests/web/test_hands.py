@@ -41,7 +41,7 @@ def test_failed_game_shows_in_brackets(app: Flask, client: FlaskClient) -> None:
     token = start_match(client, ABC)
     enter_hand(client, token, declarer=0, bid=220, trump="H", melds=[80], tricks=[130, 60])
     sheet = sheet_of(app, token)
-    assert sheet.totals == [-440, 60, 60]
+    assert sheet.totals == [-440, 100, 100]  # 60 + 40 each (the Swabian sheet)
     html = client.get(f"/m/{token}?lang=en").get_data(as_text=True)
     text = page_text(html)
     assert "(−440)" in text
@@ -376,7 +376,7 @@ def test_six_parties_sheet(app: Flask, client: FlaskClient) -> None:
         tricks=[100, 30, 30, 30, 30],
     )
     sheet = sheet_of(app, token)
-    assert sheet.totals == [-500, 30, 50, 30, 30, 70]
+    assert sheet.totals == [-500, 70, 90, 70, 70, 110]  # 40 each on top
     html = client.get(f"/m/{token}").get_data(as_text=True)
     assert html.count('class="party-name"') == 6
 

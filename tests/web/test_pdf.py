@@ -476,3 +476,31 @@ def test_a_match_of_the_most_hands_a_backup_may_hold_renders(
     assert "Dealer" in last and f"Page {pages} of {pages}" in last
     assert "Schreiber" in last
     assert words_right_edge(response.data, tmp_path) <= A4[0] - MARGIN_PT + 1
+
+
+def test_the_charts_labels_name_whole_teams_in_the_sheets_type(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    names = ["Anna-Lena Müller", "Bernhard", "Carl-Friedrich", "Dorothea"]
+    token = service_match(app, names, 6, preset="kreuzbinokel")
+    data = client.get(f"/m/{token}/sheet.pdf?lang=de").data
+    text = pdf_text(data, tmp_path)
+    chart_part = text[text.index("Verlauf") :]
+    # the label at each line's end: the whole team and its total, not "Anna-Len…"
+    assert re.search(r"Anna-Lena Müller & Carl-Friedrich [\d.]+", chart_part)
+    assert re.search(r"Bernhard & Dorothea [\d.]+", chart_part)
+    assert "…" not in chart_part
+    path = tmp_path / "sheet.pdf"
+    path.write_bytes(data)
+    boxes = subprocess.run(
+        ["pdftotext", "-bbox", str(path), "-"], capture_output=True, check=True, text=True
+    ).stdout
+    words = re.findall(
+        r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<', boxes
+    )
+    chart_top = next(float(w[1]) for w in words if w[4] == "Verlauf")
+    label = [w for w in words if w[4] == "Carl-Friedrich" and float(w[1]) > chart_top]
+    assert label, "the label of Anna-Lena's team is in the chart"
+    x_max, height = float(label[0][2]), float(label[0][3]) - float(label[0][1])
+    assert x_max <= A4[0] - MARGIN_PT  # inside the page's text, not cut at its edge
+    assert height <= 10  # the sheet's type (8.5 pt), not a headline's

@@ -415,7 +415,7 @@ def test_ticking_teams_offers_partners_opposite(client: FlaskClient) -> None:
 def test_pdf_house_rules_say_the_choices_in_words(
     app: Flask, client: FlaskClient, tmp_path: Path
 ) -> None:
-    token = service_match(app, NAMES, failed_bonus="flat 40", dealer="winner")
+    token = service_match(app, NAMES, failed_bonus="flat 50", dealer="winner")
     text = " ".join(pdf_text(client.get(f"/m/{token}/sheet.pdf?lang=de").data, tmp_path).split())
-    assert "Bonus für die Gegner: 40 für jede Partei" in text
+    assert "Bonus für die Gegner: 50 für jede Partei" in text
     assert "Nächster Geber: der Gewinner des Spiels" in text
