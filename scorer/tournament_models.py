@@ -86,7 +86,9 @@ class Tournament(db.Model):  # type: ignore[name-defined]
     rounds: Mapped[int] = mapped_column(default=3)
     entry_fee_cents: Mapped[int] = mapped_column(default=0)
     fee_schedule: Mapped[str] = mapped_column(String(60), default="0.50; 1.00 from 5")
-    tie_break: Mapped[bool] = mapped_column(default=True)
+    # equal totals ordered by the better best round, then the fewer lost games; off (the
+    # village's way, and the default since issue 30): equal totals share a place (1, 1, 3)
+    tie_break: Mapped[bool] = mapped_column(default=False)
     seed: Mapped[str] = mapped_column(String(16), default=new_seed)
     # the address the phones reach the app under ("" = the configured or the request's)
     public_url: Mapped[str] = mapped_column(String(200), default="")

@@ -107,9 +107,9 @@ class TournamentForm(AppForm):
         [Optional(), Length(max=setup.MAX_SCHEDULE), printable, _rules_check(_fee_check)],
         description=_l("the price of a lost game, then “; price from N” from the N-th on; 0: none"),
     )
-    tie_break = BooleanField(
-        _l("Tie-break: the better best round, then the fewer lost games"), default=True
-    )
+    # off by default: a village tournament shares places (TOURNAMENT.md section 1.6); the
+    # page offers the two choices as radio buttons, each saying what it means
+    tie_break = BooleanField(_l("Equal points"), default=False)
     public_url = StringField(
         _l("Address for the phones"),
         [Optional(), Length(max=setup.MAX_PUBLIC_URL), printable, _rules_check(_url_check)],

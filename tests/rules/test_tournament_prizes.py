@@ -1,11 +1,13 @@
 """The prize fund and the prizes (TOURNAMENT.md sections 1.7-1.8 and 5): shares as typed,
 the fund, who picks an item when, the joke prize, and :func:`prizes` checked by hand and by
-hypothesis (nothing lost or created; tied players differ by a cent at most)."""
+hypothesis (nothing lost or created; shares of 100 % hand out the whole fund, ties or not;
+tied players differ by a cent at most)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal
+from itertools import pairwise
 
 import pytest
 from hypothesis import given
@@ -154,21 +156,61 @@ def test_a_three_way_tie_for_second_shares_places_2_to_4() -> None:
         "c": D("15.00"),
         "d": D("15.00"),
     }
-    # 233.33 €: 69.99 (69.999 down), 46.66, 34.99, 23.33; places 2-4: 104.98 / 3 = 34.99
-    # and one cent over, which goes to the first of them (b)
+    # 233.33 €, 75 % handed out: 174.9975 → 174.99; each place rounded down: 69.99 (69.999),
+    # 46.66 (46.666), 34.99 (34.9995), 23.33 (23.333) = 174.97; the two cents left go to the
+    # better places that were rounded down: 70.00, 46.67.  Places 2-4: 46.67 + 34.99 + 23.33
+    # = 104.99 → 34.99 each and two cents over, for the first of them (b, c)
+    assert place_prizes(D("233.33"), shares) == [D("70.00"), D("46.67"), D("34.99"), D("23.33")]
     got = prizes(D("233.33"), shares, places)
-    assert got == {"a": D("69.99"), "b": D("35.00"), "c": D("34.99"), "d": D("34.99")}
-    assert sum(got.values()) == sum(place_prizes(D("233.33"), shares))
+    assert got == {"a": D("70.00"), "b": D("35.00"), "c": D("35.00"), "d": D("34.99")}
+    assert sum(got.values()) == sum(place_prizes(D("233.33"), shares)) == D("174.99")
+
+
+def test_shares_of_100_percent_hand_out_the_whole_fund() -> None:
+    # the organiser's evening (issue 30): 275.85 € at 50/30/20 paid out 275.84 €, a cent in
+    # the till; 137.925 and 82.755 both lose half a cent, and the cent goes to place 1
+    shares = prize_shares("50, 30, 20")
+    assert place_prizes(D("275.85"), shares) == [D("137.93"), D("82.75"), D("55.17")]
+    got = prizes(D("275.85"), shares, {"a": 1, "b": 2, "c": 3, "d": 4})
+    assert got == {"a": D("137.93"), "b": D("82.75"), "c": D("55.17")}
+    assert sum(got.values()) == D("275.85")
+    # two tied first share places 1 and 2: 220.68 → 110.34 each
+    tied = prizes(D("275.85"), shares, {"a": 1, "b": 1, "c": 3})
+    assert tied == {"a": D("110.34"), "b": D("110.34"), "c": D("55.17")}
+    assert sum(tied.values()) == D("275.85")
+
+
+@pytest.mark.parametrize(
+    ("fund", "typed", "each"),
+    [
+        # thirds: 33.333… each, the cent left to place 1
+        ("100", "33.34, 33.33, 33.33", ("33.34", "33.33", "33.33")),
+        ("0.01", "50, 50", ("0.01", "0.00")),
+        ("0.03", "50, 50", ("0.02", "0.01")),
+        ("10.01", "25, 25, 25, 25", ("2.51", "2.50", "2.50", "2.50")),
+        ("10.03", "25, 25, 25, 25", ("2.51", "2.51", "2.51", "2.50")),
+        # a place with a share of 0 never gets a cent of the rounding
+        ("0.05", "0, 50, 50", ("0.00", "0.03", "0.02")),
+        # under 100 %: the fund times the shares, rounded down, is handed out
+        ("100.03", "50, 30, 20", ("50.02", "30.01", "20.00")),
+        ("99.99", "30, 20", ("30.00", "19.99")),
+        ("0", "50, 30, 20", ("0.00", "0.00", "0.00")),
+    ],
+)
+def test_the_cents_of_the_rounding_go_to_the_better_places(
+    fund: str, typed: str, each: tuple[str, ...]
+) -> None:
+    assert place_prizes(D(fund), prize_shares(typed)) == [D(p) for p in each]
 
 
 def test_a_fund_splits_into_cents_without_losing_one() -> None:
-    # 100.03 €, 50/30/20: 50.01, 30.00, 20.00 = 100.01; two cents stay in the till;
-    # three tied first: 100.01 → 33.34, 33.34, 33.33
+    # 100.03 €, 50/30/20: 50.015, 30.009, 20.006 down to 50.01, 30.00, 20.00 = 100.01; the two
+    # cents left go to places 1 and 2; three tied first: 100.03 → 33.35, 33.34, 33.34
     shares = prize_shares("50, 30, 20")
-    assert place_prizes(D("100.03"), shares) == [D("50.01"), D("30.00"), D("20.00")]
+    assert place_prizes(D("100.03"), shares) == [D("50.02"), D("30.01"), D("20.00")]
     got = prizes(D("100.03"), shares, {"a": 1, "b": 1, "c": 1})
-    assert list(got.values()) == [D("33.34"), D("33.34"), D("33.33")]
-    assert sum(got.values()) == D("100.01")
+    assert list(got.values()) == [D("33.35"), D("33.34"), D("33.34")]
+    assert sum(got.values()) == D("100.03")
 
 
 # -- the items and the joke prize ------------------------------------------------------------------
@@ -227,6 +269,45 @@ def test_the_prizes_add_up_to_the_prizes_of_the_places_reached(
     assert sum(got.values(), D(0)) == sum(reached, D(0))
     assert all(v == v.quantize(D("0.01")) and v >= 0 for v in got.values())
     assert sum(got.values(), D(0)) <= fund
+
+
+# shares adding up to 100 %: the gaps between cuts of 0 … 10,000 hundredths of a per cent
+whole = (
+    st.lists(st.integers(min_value=0, max_value=10_000), max_size=11)
+    .map(lambda cuts: [0, *sorted(cuts), 10_000])
+    .map(lambda marks: [b - a for a, b in pairwise(marks)])
+)
+
+
+@given(fund=cents, bps=whole, scores=points)
+def test_shares_of_100_percent_hand_out_the_whole_fund_whatever_the_ties(
+    fund: Decimal, bps: list[int], scores: list[int]
+) -> None:
+    shares = [D(bp) / 10_000 for bp in bps]
+    assert sum(shares) == 1
+    # at least as many players as shares: every place is reached (ties or not)
+    players = scores + [min(scores) - 1 - k for k in range(max(0, len(shares) - len(scores)))]
+    got = prizes(fund, shares, rank(dict(enumerate(players))))
+    assert sum(got.values(), D(0)) == fund
+    assert sum(place_prizes(fund, shares), D(0)) == fund
+
+
+@given(fund=cents, bps=percents)
+def test_each_place_gets_its_share_rounded_down_or_up_the_better_places_up_first(
+    fund: Decimal, bps: list[int]
+) -> None:
+    shares = [D(bp) / 10_000 for bp in bps]
+    each = place_prizes(fund, shares)
+    exact = [fund * share for share in shares]
+    down = [value.quantize(D("0.01"), rounding=ROUND_DOWN) for value in exact]
+    # the whole handed out: the fund times the shares, rounded down to the cent
+    assert sum(each, D(0)) == (fund * sum(shares, D(0))).quantize(D("0.01"), rounding=ROUND_DOWN)
+    assert all(p - d in (0, D("0.01")) for p, d in zip(each, down, strict=True))
+    # a place that had nothing to round gets no extra cent
+    assert all(p == d for p, d, e in zip(each, down, exact, strict=True) if d == e)
+    # of the places rounded down, those that got the extra cent come first
+    rounded = [p - d for p, d, e in zip(each, down, exact, strict=True) if d != e]
+    assert rounded == sorted(rounded, reverse=True)
 
 
 @given(fund=cents, bps=percents, scores=points)

@@ -153,6 +153,18 @@ def test_a_tournament_mid_round_comes_back_exactly_on_another_laptop(app: Flask)
         assert rounds.retired(old) is not None
 
 
+@pytest.mark.parametrize("tie_break", [True, False])
+def test_a_backup_keeps_its_tie_break_whatever_the_default(app: Flask, tie_break: bool) -> None:
+    # new tournaments share places by default (issue 30); a file keeps what it says
+    with app.test_request_context("/?lang=en"):
+        tournament = tournament_with(9, rounds_=1)
+        setup.update_settings(tournament, {"tie_break": tie_break})
+        text = dumps(export_tournament(tournament))
+        wipe()
+        result = restore(text)
+        assert result.tournament is not None and result.tournament.tie_break is tie_break
+
+
 def test_the_same_file_twice_is_a_copy_with_new_links(app: Flask) -> None:
     with app.test_request_context("/?lang=en"):
         tournament = evening_mid_round()

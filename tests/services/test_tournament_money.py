@@ -211,17 +211,30 @@ def test_a_three_way_tie_for_second_shares_the_prizes_of_places_2_to_4() -> None
 
 
 def test_a_fund_splits_into_cents_without_losing_one() -> None:
-    # 7 × 14.29 € = 100.03 €; shares 50, 30, 20: 50.01 (50.015 down), 30.00 (30.009 down),
-    # 20.00 (20.006 down); a three-way tie for first shares 100.01 → 33.34, 33.34, 33.33
+    # 7 × 14.29 € = 100.03 €; shares 50, 30, 20 add up to 100 %: the whole fund is handed
+    # out.  50.015, 30.009, 20.006 rounded down leave two cents, which go to places 1 and
+    # 2 (the better places first): 50.02, 30.01, 20.00.  A three-way tie for first shares
+    # 100.03 → 33.35, 33.34, 33.34 (the cent to the lowest start number)
     points = {1: (300, 0), 2: (300, 0), 3: (300, 0), 4: (200, 0)}
     tournament = evening(7, [points], entry_fee_cents=1429)
     settings(tournament, shares=(Decimal("0.5"), Decimal("0.3"), Decimal("0.2")))
     plist = money.prize_list(tournament, published.fresh_standings(tournament.id))
     assert plist.fund.fund_cents == 10003
-    assert plist.place_cents == (5001, 3000, 2000)
-    assert [w.cents for w in plist.winners] == [3334, 3334, 3333]
-    assert plist.given_cents + plist.rest_cents == plist.fund.fund_cents
-    assert plist.rest_cents == 2  # the cents of the rounding down, in the till
+    assert plist.place_cents == (5002, 3001, 2000)
+    assert [w.cents for w in plist.winners] == [3335, 3334, 3334]
+    assert (plist.given_cents, plist.rest_cents) == (10003, 0)
+
+
+def test_shares_of_100_percent_leave_no_cent_in_the_till() -> None:
+    # issue 30: 275.85 € at 50/30/20 paid out 275.84 €.  15 × 18.39 € = 275.85 €
+    points = {n: (400 - 10 * n, 0) for n in range(1, 16)}
+    tournament = evening(15, [points], entry_fee_cents=1839)
+    settings(tournament, shares=(Decimal("0.5"), Decimal("0.3"), Decimal("0.2")))
+    plist = money.prize_list(tournament, published.fresh_standings(tournament.id))
+    assert plist.fund.fund_cents == 27585
+    assert plist.place_cents == (13793, 8275, 5517)
+    assert [w.cents for w in plist.winners] == [13793, 8275, 5517]
+    assert (plist.given_cents, plist.rest_cents) == (27585, 0)
 
 
 def test_item_prizes_go_in_pick_order_and_a_short_list_ends_them() -> None:

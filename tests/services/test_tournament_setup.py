@@ -24,7 +24,7 @@ def test_create_with_the_defaults(in_app: Flask) -> None:
     assert ruleset.preset == "turnier" and ruleset.deals == 12 and ruleset.players == 3
     assert tournament.rounds == 3
     assert tournament.fee_schedule == "0.50; 1.00 from 5"
-    assert tournament.tie_break is True
+    assert tournament.tie_break is False  # village tournaments share places (issue 30)
     assert tournament.token != tournament.view_token
     assert setup.table_ruleset_of(tournament, 4).deals == 16
 

@@ -161,6 +161,38 @@ def test_create_with_custom_rules(app: Flask, client: FlaskClient) -> None:
     assert row["rounds"] == 4 and row["tie_break"] is False and row["schedule"] == "1.00"
 
 
+@pytest.mark.parametrize(
+    ("lang", "shared", "ordered"),
+    [
+        ("de", "teilen sich einen Platz: 1, 1, 3", "bessere beste Runde"),
+        ("en", "share a place: 1, 1, 3", "the better best round ranks first"),
+    ],
+)
+def test_the_tie_break_is_off_by_default_and_each_choice_says_what_it_means(
+    app: Flask, client: FlaskClient, lang: str, shared: str, ordered: str
+) -> None:
+    html = client.get(f"/t/new?lang={lang}").get_data(as_text=True)
+    text = page_text(html)
+    assert shared in text and ordered in text
+    assert 'value="false" id="tie_break-shared" checked' in html
+    assert 'id="tie_break-ordered" checked' not in html
+    assert form_data(html, "tournament-form")["tie_break"] == "false"
+    create(client)
+    assert only(app)["tie_break"] is False
+
+
+def test_the_tie_break_chosen_is_kept_and_can_be_changed(app: Flask, client: FlaskClient) -> None:
+    token = create(client, tie_break=True)
+    assert only(app)["tie_break"] is True
+    data = settings_form(client, token)
+    assert data["tie_break"] == "y"  # the page shows the choice made
+    data.update({"tie_break": "false", "action": "save"})
+    assert client.post(f"/t/{token}/settings", data=data).status_code == 303
+    assert only(app)["tie_break"] is False
+    home = page_text(client.get(f"/t/{token}?lang=en").get_data(as_text=True))
+    assert "No tie-break: equal points share a place" in home
+
+
 def test_a_double_tap_makes_one_tournament(app: Flask, client: FlaskClient) -> None:
     data = new_form(client)
     first = client.post("/t/new", data=data)

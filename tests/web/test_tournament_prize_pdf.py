@@ -79,19 +79,21 @@ def test_money_prizes_with_a_tie_sharing_the_prizes_of_its_places(
     reader = pdf_of(client, f"/t/{token}/prizes.pdf?lang=en")
     assert len(reader.pages) == 1
     text = text_of(reader)
-    # 60.06 € × 40/30/20/10 % = 24.02, 18.01, 12.01, 6.00; places 3-5 share 12.01 + 6.00 + 0
+    # 60.06 € × 40/30/20/10 % = 24.024, 18.018, 12.012, 6.006: rounded down 24.02, 18.01,
+    # 12.01, 6.00, and the two cents left to the better places: 24.03, 18.02 (100 %: the
+    # whole fund is handed out); places 3-5 share 12.01 + 6.00 + 0
     assert "Prize list" in text and "Prize fund: €60.06" in text
-    assert "1. 1 Anna 500 €24.02" in text
-    assert "2. 2 Bertl 400 €18.01" in text
+    assert "1. 1 Anna 500 €24.03" in text
+    assert "2. 2 Bertl 400 €18.02" in text
     assert "3.–5. 3 Christa 300 €6.01" in text  # the cent that does not divide: lowest number
     assert "3.–5. 4 Done 300 €6.00" in text and "3.–5. 5 Egon 300 €6.00" in text
     assert "Frieda" not in text.split("Joke prize")[0]  # no money for the last place
-    assert "Handed out: €60.04." in text
+    assert "Handed out: €60.06." in text and "stays in the till" not in text
     assert "Joke prize (last place): Ein Kartenspiel" in text and "No. 6 Frieda" in text
     assert "Provisional" not in text
     german = text_of(pdf_of(client, f"/t/{token}/prizes.pdf?lang=de"))
     assert "Preisliste" in german or "Prize list" not in german
-    assert "24,02 €" in german and "3.–5. 3 Christa 300 6,01 €" in german
+    assert "24,03 €" in german and "3.–5. 3 Christa 300 6,01 €" in german
 
 
 def test_the_figures_are_the_prize_pages(app: Flask, client: FlaskClient) -> None:
@@ -99,7 +101,7 @@ def test_the_figures_are_the_prize_pages(app: Flask, client: FlaskClient) -> Non
     token = tied_evening(app, money.PrizeSettings(shares=SHARES))
     page = client.get(f"/t/{token}/prizes?lang=en").get_data(as_text=True)
     text = text_of(pdf_of(client, f"/t/{token}/prizes.pdf?lang=en"))
-    for amount in ("€24.02", "€18.01", "€6.01", "€6.00"):
+    for amount in ("€24.03", "€18.02", "€6.01", "€6.00"):
         assert amount in page and amount in text
 
 
@@ -141,12 +143,12 @@ def test_before_the_first_round_the_list_says_it_follows_the_ranking(
 
 def test_new_settings_make_a_new_pdf(app: Flask, client: FlaskClient) -> None:
     token = tied_evening(app, money.PrizeSettings(shares=SHARES))
-    assert "€24.02" in text_of(pdf_of(client, f"/t/{token}/prizes.pdf?lang=en"))
+    assert "€24.03" in text_of(pdf_of(client, f"/t/{token}/prizes.pdf?lang=en"))
     with app.app_context():
         tournament = setup.get_tournament(token)
         money.update_prizes(tournament, money.PrizeSettings(shares=(Decimal("0.5"),)))
     text = text_of(pdf_of(client, f"/t/{token}/prizes.pdf?lang=en"))
-    assert "€30.03" in text and "€24.02" not in text
+    assert "€30.03" in text and "€24.03" not in text
 
 
 def test_only_the_organiser_link_prints_it(app: Flask, client: FlaskClient) -> None:

@@ -28,7 +28,7 @@ def test_the_rules_page_says_how_the_evening_runs(app: Flask, client: FlaskClien
     assert "16 Spiele" in text  # a table of four
     assert "Startgeld: 7,50 €" in text
     assert "4 Verlustspiele kosten 2,00 €" in text and "6 Verlustspiele kosten 4,00 €" in text
-    assert "bessere beste Runde" in text  # the tie-break, on by default
+    assert "bessere beste Runde" not in text  # no tie-break by default: places are shared
     assert "Die Punkte auf einem Zettel sind ein Vielfaches von 10" in text  # tricks rounded
     # then the game's rules, as a match's rules page shows them
     assert "halbe Reizwert" in text or "Hälfte" in text or "Reizwert" in text
@@ -38,8 +38,14 @@ def test_in_english_and_without_a_tie_break(app: Flask, client: FlaskClient) -> 
     view = _view(app, tie_break=False)
     text = page_text(client.get(f"/p/{view}/rules?lang=en"))
     assert "2 rounds of 12 deals" in text
-    assert "Tie-break" not in text
+    assert "Tie-break" not in text and "Equal points share a place (1, 1, 3)." in text
     assert "A slip's points must be a multiple of 10" in text
+
+
+def test_with_the_tie_break_the_page_says_how_it_orders(app: Flask, client: FlaskClient) -> None:
+    view = _view(app, tie_break=True)
+    text = page_text(client.get(f"/p/{view}/rules"))
+    assert "bessere beste Runde" in text
 
 
 def test_without_rounded_tricks_a_slip_may_hold_any_total(app: Flask, client: FlaskClient) -> None:

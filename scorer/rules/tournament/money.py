@@ -6,7 +6,9 @@ import re
 from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
+from fractions import Fraction
 from functools import lru_cache
+from math import floor
 from typing import TypeVar
 
 from ..errors import RulesError
@@ -91,27 +93,23 @@ def _money(value: object, what: str) -> Decimal:
 
 
 def prizes(fund: Decimal, shares: Sequence[Decimal], places: Mapping[K, int]) -> dict[K, Decimal]:
-    """The money prizes: ``shares[i]`` of the ``fund`` for place ``i + 1``, rounded down.
+    """The money prizes: ``shares[i]`` of the ``fund`` for place ``i + 1`` (:func:`place_prizes`).
 
     Players who share a place (as :func:`rank` gives it) share equally the
     prizes of the places they occupy; the cents that do not divide go one each
     to the first of them in ``places``' order.  The prizes add up to the sum of
-    the reached places' prizes; the rest of the fund stays in the till.
-    Players whose places all lie beyond the last share get no entry.
+    the reached places' prizes: shares of 100 % with every place reached hand
+    out the whole fund, to the cent.  Players whose places all lie beyond the
+    last share get no entry.
 
     >>> prizes(Decimal("100"), [Decimal("0.30"), Decimal("0.20"), Decimal("0.15")],
     ...        {"a": 1, "b": 2, "c": 2, "d": 2})
     {'a': Decimal('30.00'), 'b': Decimal('11.67'), 'c': Decimal('11.67'), 'd': Decimal('11.66')}
+    >>> prizes(Decimal("275.85"), [Decimal("0.5"), Decimal("0.3"), Decimal("0.2")],
+    ...        {"a": 1, "b": 1, "c": 3})
+    {'a': Decimal('110.34'), 'b': Decimal('110.34'), 'c': Decimal('55.17')}
     """
-    amount = _money(fund, "the prize fund")
-    if isinstance(shares, str | bytes) or not isinstance(shares, Sequence):
-        raise RulesError("the shares must be a list of fractions of the fund")
-    fractions = [_money(share, f"the share of place {i}") for i, share in enumerate(shares, 1)]
-    if sum(fractions, Decimal(0)) > 1:
-        raise RulesError(
-            "the shares add up to {total}, more than the whole fund: lower them to 1 at most",
-            total=sum(fractions, Decimal(0)),
-        )
+    cents = _place_cents(fund, shares)
     if not isinstance(places, Mapping):
         raise RulesError("the places must map players to places")
     groups: defaultdict[int, list[K]] = defaultdict(list)
@@ -119,9 +117,6 @@ def prizes(fund: Decimal, shares: Sequence[Decimal], places: Mapping[K, int]) ->
         if not isinstance(place, int) or isinstance(place, bool) or place < 1:
             raise RulesError("'{player}': '{place}' is not a place", player=player, place=place)
         groups[place].append(player)
-    cents = [
-        int((amount * share).quantize(CENT, rounding=ROUND_DOWN) / CENT) for share in fractions
-    ]
     result: dict[K, Decimal] = {}
     taken = 0
     for place in sorted(groups):
@@ -281,17 +276,48 @@ def last_place(places: Mapping[K, int]) -> list[K]:
     return [player for player in order if places[player] == last]
 
 
-def place_prizes(fund: Decimal, shares: Sequence[Decimal]) -> list[Decimal]:
-    """The prize of each place by its share, as :func:`prizes` reckons it: rounded down to the cent.
-
-    >>> place_prizes(Decimal("381.15"), [Decimal("0.3"), Decimal("0.2")])
-    [Decimal('114.34'), Decimal('76.23')]
-    """
+def _place_cents(fund: Decimal, shares: Sequence[Decimal]) -> list[int]:
+    """Each place's prize in cents (see :func:`place_prizes`), the arguments checked."""
     amount = _money(fund, "the prize fund")
     if isinstance(shares, str | bytes) or not isinstance(shares, Sequence):
         raise RulesError("the shares must be a list of fractions of the fund")
     fractions = [_money(share, f"the share of place {i}") for i, share in enumerate(shares, 1)]
-    return [(amount * share).quantize(CENT, rounding=ROUND_DOWN) for share in fractions]
+    whole = sum(fractions, Decimal(0))
+    if whole > 1:
+        raise RulesError(
+            "the shares add up to {total}, more than the whole fund: lower them to 1 at most",
+            total=whole,
+        )
+    # in exact fractions of a cent: no rounding of Decimal's context can tip a cent over
+    exact = [Fraction(amount) * Fraction(share) * 100 for share in fractions]
+    cents = [floor(value) for value in exact]
+    left = floor(Fraction(amount) * Fraction(whole) * 100) - sum(cents)
+    # fewer cents are left than places were rounded down (each lost less than one)
+    for place, value in enumerate(exact):
+        if left == 0:
+            break
+        if value != cents[place]:
+            cents[place] += 1
+            left -= 1
+    return cents
+
+
+def place_prizes(fund: Decimal, shares: Sequence[Decimal]) -> list[Decimal]:
+    """The prize of each place by its share of the ``fund``, to the cent.
+
+    Together the places get the fund times the sum of the shares, rounded
+    down to the cent: shares of 100 % hand out the whole fund.  Each place
+    gets its share rounded down, and the cents that rounding leaves over go
+    one each to the places that lost a fraction of a cent, the better place
+    first; so a place's prize is its exact share rounded down or up, never
+    more than a cent away.
+
+    >>> place_prizes(Decimal("381.15"), [Decimal("0.3"), Decimal("0.2")])
+    [Decimal('114.34'), Decimal('76.23')]
+    >>> place_prizes(Decimal("275.85"), [Decimal("0.5"), Decimal("0.3"), Decimal("0.2")])
+    [Decimal('137.93'), Decimal('82.75'), Decimal('55.17')]
+    """
+    return [cents * CENT for cents in _place_cents(fund, shares)]
 
 
 def round_fees(lost: Sequence[int | None], schedule: str) -> tuple[Decimal | None, ...]:

@@ -173,7 +173,7 @@ def create_tournament(
     rounds: int = 3,
     entry_fee_cents: int = 0,
     fee_schedule: str = "0.50; 1.00 from 5",
-    tie_break: bool = True,
+    tie_break: bool = False,
     public_url: str = "",
     idempotency_key: str | None = None,
 ) -> Tournament:
