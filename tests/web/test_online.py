@@ -273,7 +273,7 @@ def test_a_wrong_line_is_refused_in_the_users_language(pair: Pair) -> None:
     response = client.post(f"/t/{token}/online", data={"line": "https://example.org/online/1"})
     assert response.status_code == 422
     assert "Der Schlüssel" in page_text(response) or "Schlüssel" in page_text(response)
-    assert 'https://example.org/online/1' in response.get_data(as_text=True)
+    assert "https://example.org/online/1" in response.get_data(as_text=True)
     with pair.hall.app_context():
         assert db.session.query(OnlineLink).count() == 0
 

@@ -110,7 +110,7 @@ def test_the_ranking_shows_places_points_per_round_and_progress(
 def test_the_ranking_pages_are_balanced(client: FlaskClient, evening: Evening) -> None:
     """Ten lines, room for six: two pages of five (not six and a page of four)."""
     first = client.get(f"/p/{evening.view}?lang=en&rows=6").get_data(as_text=True)
-    assert first.count('<tr class=') + first.count("<tr>") - 1 == 5
+    assert first.count("<tr class=") + first.count("<tr>") - 1 == 5
     assert "Page 1 of 2" in first
     second = client.get(f"/p/{evening.view}?lang=en&rows=6&page=2").get_data(as_text=True)
     assert "Page 2 of 2" in second
