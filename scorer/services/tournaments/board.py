@@ -32,7 +32,7 @@ from ..sheets import ruleset_of
 from ..unit import use_case
 from ..writes import touch
 from .setup import bump, current_round
-from .tables import TableState, deals_of, state_of
+from .tables import TableState, deals_of, hands_changed, state_of
 
 QUIET = timedelta(minutes=10)
 """A table in play that changed nothing for this long may have lost its phone."""
@@ -89,6 +89,11 @@ class Board:
         return [t.table.number for t in self.tables if t.finished and not t.state.signed]
 
     @property
+    def changed(self) -> list[int]:
+        """Tables changed after a player confirmed, waiting for their players again."""
+        return [t.table.number for t in self.tables if t.state.changed]
+
+    @property
     def quiet(self) -> list[int]:
         return [t.table.number for t in self.tables if t.quiet_since is not None]
 
@@ -138,8 +143,10 @@ def board(tournament: Tournament, now: datetime | None = None) -> Board:
     people = {e.id: e for e in tournament.entrants}
     closed = row.closed_at is not None
     tables = []
-    for table in round_tables(row):
-        state = state_of(table)
+    found = round_tables(row)
+    changed = hands_changed(t.match_id for t in found if t.confirmations)
+    for table in found:
+        state = state_of(table, changed)
         tables.append(
             BoardTable(
                 state=state,

@@ -14,19 +14,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import contains_eager, joinedload
+from sqlalchemy.orm import contains_eager, joinedload, selectinload
 
 from ...extensions import db
 from ...models import Hand, HandEvent
 from ...tournament_models import RetiredLink, Round, Tournament, TournamentTable
 from ..sheets import ruleset_of
 from ..writes import ORGANISER
-from .tables import deals_of
+from .tables import deals_of, split_confirmations
 
 
 def done_index(actions: Sequence[str], deals: int) -> int | None:
@@ -111,6 +111,8 @@ class Change:
     after: Any
     # the seat that sat the deal out (the dealer at a table of four), None at a table of three
     sits_out: int | None = None
+    # the table was changed after a player confirmed and waits for them to confirm again
+    reconfirm: bool = False
 
     @property
     def by_organiser(self) -> bool:
@@ -188,7 +190,11 @@ def changes(tournament: Tournament) -> list[Change]:
             select(TournamentTable)
             .join(Round, TournamentTable.round_id == Round.id)
             .where(Round.tournament_id == tournament.id)
-            .options(joinedload(TournamentTable.match), contains_eager(TournamentTable.round))
+            .options(
+                joinedload(TournamentTable.match),
+                contains_eager(TournamentTable.round),
+                selectinload(TournamentTable.confirmations),
+            )
             .order_by(Round.number, TournamentTable.number)
         )
         .unique()
@@ -217,7 +223,12 @@ def changes(tournament: Tournament) -> list[Change]:
     found: list[Change] = []
     for table in tables:
         names = tuple(people[p] for p in table.players)
-        found += _hand_changes(table, names, history[table.match_id], retired[table.match_id])
+        events = history[table.match_id]
+        hands = _hand_changes(table, names, events, retired[table.match_id])
+        last = max((event.created_at for event, _, _ in events), default=None)
+        if table.paper is None and split_confirmations(table, last)[1]:
+            hands = [replace(change, reconfirm=True) for change in hands]
+        found += hands
         found += _paper_changes(table, names)
     # newest first; of two at the same moment the later written (the list's order)
     order = {id(change): index for index, change in enumerate(found)}

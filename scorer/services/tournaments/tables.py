@@ -6,19 +6,26 @@ sheet (the stored standing), their lost games the hands they declared and
 lost (``scorer.rules.tournament.lost_game``).  A table whose phone failed has
 a paper slip instead (points and lost games per player, typed by the
 organiser), which then counts.
+
+A confirmation counts for the result as it stood when it was given: a hand
+corrected, struck or restored after it (by the organiser or the table) leaves
+it stale, and the table shows "changed: confirm again" until each player whose
+confirmation went stale confirms again (:func:`confirm` renews it).  Nothing is
+stored for it: the time of the match's newest hand event against each
+confirmation's time says it (both travel in a tournament's backup).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from ...extensions import db
-from ...models import Hand, Match
+from ...models import Hand, HandEvent, Match, utcnow
 from ...rules.tournament import TableResult, check_confirm, lost_game, table_results
 from ...tournament_models import Confirmation, Entrant, Round, TournamentTable
 from ..sheets import standing
@@ -31,7 +38,11 @@ Result = TableResult
 
 @dataclass(frozen=True)
 class TableState:
-    """How far a table is: deal ``played`` of ``deals``, done, confirmed by whom."""
+    """How far a table is: deal ``played`` of ``deals``, done, confirmed by whom.
+
+    ``confirmed``: the players whose confirmation stands; ``stale``: those who
+    confirmed before a hand was changed, and are asked to confirm again.
+    """
 
     table: TournamentTable
     played: int
@@ -40,11 +51,17 @@ class TableState:
     paper: bool
     confirmed: frozenset[int]
     last_change: datetime
+    stale: frozenset[int] = frozenset()
 
     @property
     def signed(self) -> bool:
         """Every player of the table has confirmed the result (or it came on paper)."""
         return self.paper or (self.done and self.confirmed >= set(self.table.players))
+
+    @property
+    def changed(self) -> bool:
+        """Changed after a player confirmed it: to be confirmed again (a slip needs none)."""
+        return bool(self.stale) and not self.paper
 
 
 def deals_of(match: Match) -> int:
@@ -52,18 +69,54 @@ def deals_of(match: Match) -> int:
     return int(match.ruleset.get("deals", 12))
 
 
-def state_of(table: TournamentTable) -> TableState:
-    """The table's progress from its match's stored standing (no hands are read)."""
+def hands_changed(match_ids: Iterable[int]) -> dict[int, datetime]:
+    """When each match's hands last changed (its newest hand event), by match id.
+
+    One statement for any number of matches; a match without hands is absent.
+    """
+    ids = list(match_ids)
+    if not ids:
+        return {}
+    rows = db.session.execute(
+        select(Hand.match_id, func.max(HandEvent.created_at))
+        .join(HandEvent, HandEvent.hand_id == Hand.id)
+        .where(Hand.match_id.in_(ids))
+        .group_by(Hand.match_id)
+    )
+    return {match_id: when for match_id, when in rows}
+
+
+def split_confirmations(
+    table: TournamentTable, changed: datetime | None
+) -> tuple[frozenset[int], frozenset[int]]:
+    """The players whose confirmation stands, and those whose went stale: given before
+    the hands last ``changed`` (a confirmation in the same instant stands)."""
+    standing_, stale = set(), set()
+    for c in table.confirmations:
+        (stale if changed is not None and c.created_at < changed else standing_).add(c.entrant_id)
+    return frozenset(standing_), frozenset(stale)
+
+
+def state_of(table: TournamentTable, changed: Mapping[int, datetime] | None = None) -> TableState:
+    """The table's progress from its match's stored standing (no hands are read).
+
+    ``changed``: :func:`hands_changed` of the round's matches, read once for a
+    board; without it the table's own is read (only when someone confirmed).
+    """
     match = table.match
     played = standing(match).hand_count
+    if changed is None:
+        changed = hands_changed([match.id]) if table.confirmations else {}
+    confirmed, stale = split_confirmations(table, changed.get(match.id))
     return TableState(
         table=table,
         played=played,
         deals=deals_of(match),
         done=match.finished_at is not None,
         paper=table.paper is not None,
-        confirmed=frozenset(c.entrant_id for c in table.confirmations),
+        confirmed=confirmed,
         last_change=match.updated_at,
+        stale=stale,
     )
 
 
@@ -120,30 +173,42 @@ def names_of(table: TournamentTable) -> dict[int, Entrant]:
 
 @use_case
 def confirm(table: TournamentTable, entrant_id: int) -> None:
-    """A player of a finished table confirms its result (a second tap changes nothing)."""
+    """A player of a finished table confirms its result (a second tap changes nothing).
+
+    A confirmation given before a hand was changed is renewed: the player has
+    seen the result as it stands now.
+    """
     match = table.match
     check_confirm(
         entrant_id, table.players, finished=match.finished_at is not None, closed=bool(match.locked)
     )
-    if any(c.entrant_id == entrant_id for c in table.confirmations):
-        return
+    given = next((c for c in table.confirmations if c.entrant_id == entrant_id), None)
+    if given is not None:
+        _, stale = split_confirmations(table, hands_changed([match.id]).get(match.id))
+        if entrant_id not in stale:
+            return
     # a change of the table (its page and the organiser's board show it), guarded: the
     # same tap twice at once, or the round closed at this moment, runs this again, and
     # it finds the first tap, or refuses with the closed round
     touch(match)
-    table.confirmations.append(Confirmation(entrant_id=entrant_id))
+    if given is not None:
+        given.created_at = utcnow()
+    else:
+        table.confirmations.append(Confirmation(entrant_id=entrant_id))
     db.session.flush()
 
 
 @dataclass(frozen=True)
 class Seated:
-    """A player at the table as its phone shows them: seat, start number, name, confirmed."""
+    """A player at the table as its phone shows them: seat, start number, name, confirmed
+    (``again``: confirmed before a hand was changed, asked to confirm again)."""
 
     entrant_id: int
     seat: int
     number: int | None
     name: str
     confirmed: bool
+    again: bool = False
 
 
 @dataclass(frozen=True)
@@ -171,6 +236,11 @@ class TableHeader:
         """Every player of the table has confirmed its result."""
         return all(p.confirmed for p in self.players)
 
+    @property
+    def changed(self) -> bool:
+        """A hand was changed after a player confirmed: the table confirms again."""
+        return any(p.again for p in self.players)
+
 
 def header_of(match: Match) -> TableHeader | None:
     """The tournament's words for a table's match page, or None outside a tournament.
@@ -183,7 +253,9 @@ def header_of(match: Match) -> TableHeader | None:
     row = table.round
     tournament = row.tournament
     entrants = names_of(table)
-    confirmed = {c.entrant_id for c in table.confirmations}
+    confirmed, stale = split_confirmations(
+        table, hands_changed([match.id]).get(match.id) if table.confirmations else None
+    )
     state = standing(match)
     lost = lost_games([match.id]) if match.finished_at is not None else Counter()
     return TableHeader(
@@ -202,6 +274,7 @@ def header_of(match: Match) -> TableHeader | None:
                 number=entrants[entrant_id].number,
                 name=entrants[entrant_id].name,
                 confirmed=entrant_id in confirmed,
+                again=entrant_id in stale,
             )
             for seat, entrant_id in enumerate(table.players)
         ),
