@@ -91,7 +91,8 @@ def split_confirmations(
 ) -> tuple[frozenset[int], frozenset[int]]:
     """The players whose confirmation stands, and those whose went stale: given before
     the hands last ``changed`` (a confirmation in the same instant stands)."""
-    standing_, stale = set(), set()
+    standing_: set[int] = set()
+    stale: set[int] = set()
     for c in table.confirmations:
         (stale if changed is not None and c.created_at < changed else standing_).add(c.entrant_id)
     return frozenset(standing_), frozenset(stale)
