@@ -192,7 +192,7 @@ def _error_page(error: HTTPException) -> tuple[str, int] | Response:
     return render_template("errors/error.html", code=code, error=error), code
 
 
-REPLACED_NOTICE_AT = "#link-replaced, #tournament-bar, #main > h1"
+REPLACED_NOTICE_AT = "#main"
 """Where a replaced link's explanation goes on the page that asked (see :func:`_not_found`)."""
 
 
@@ -200,10 +200,11 @@ def _not_found(_: Exception) -> tuple[str, int] | Response:
     """404, or for a table's replaced link why it writes nothing any more.
 
     An htmx request (the hand form, its live result, the offline queue sending a
-    kept hand) gets the explanation with 409, which the page shows at its top in
-    place of the table's header (a correction's page: its heading); the rest of
-    the page stays, so the hand form still shows what was typed, to be entered
-    on the new phone.  The next such answer replaces the explanation itself.
+    kept hand) gets the explanation with 409, which takes the place of the whole
+    page's content: the hand form, its save and undo buttons and the sheet write
+    nothing any more, so the page shows the notice alone (what was typed stays
+    kept on the phone as a draft).  Without JavaScript the answer is a page
+    with the notice alone (410).
     """
     token = (request.view_args or {}).get("token")
     old = retired(token) if isinstance(token, str) else None
@@ -211,9 +212,8 @@ def _not_found(_: Exception) -> tuple[str, int] | Response:
         return _error_page(NotFound())
     if is_htmx():
         response = make_response(render_template("tournaments/table/_replaced.html", link=old), 409)
-        # the first of these in the page's order (htmx's HX-Retarget takes a selector)
         response.headers["HX-Retarget"] = REPLACED_NOTICE_AT
-        response.headers["HX-Reswap"] = "outerHTML show:window:top"
+        response.headers["HX-Reswap"] = "innerHTML show:window:top"
         return response
     return render_template("tournaments/table/replaced.html", link=old), 410
 

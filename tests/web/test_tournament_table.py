@@ -173,9 +173,18 @@ def test_a_replaced_link_says_so_and_writes_nothing(
     # the old phone's queued hand, sent by htmx: the page shows why, nothing is saved
     sent = client.post(f"/m/{table['token']}/hands", data=form, headers={"HX-Request": "true"})
     assert sent.status_code == 409
-    # in place of the table's header: the form below keeps what the phone had typed
-    assert sent.headers["HX-Retarget"].startswith("#link-replaced, #tournament-bar")
-    assert "Dieser Link wurde ersetzt" in page_text(sent)
+    # in place of the page's whole content: the notice alone, no form, no buttons
+    assert sent.headers["HX-Retarget"] == "#main"
+    assert sent.headers["HX-Reswap"].startswith("innerHTML")
+    text = page_text(sent)
+    assert "Dieser Link wurde ersetzt" in text
+    assert "Spiel eintragen" not in text and "Rückgängig" not in text
+    assert 'id="hand-form"' not in sent.get_data(as_text=True)
+    # without JavaScript: a page with the notice alone
+    plain = client.post(f"/m/{table['token']}/hands", data=form)
+    assert plain.status_code == 410
+    assert "Dieser Link wurde ersetzt" in page_text(plain)
+    assert 'id="hand-form"' not in plain.get_data(as_text=True)
     with app.app_context():
         assert db.session.query(Hand).count() == 1
     # the new phone goes on at the same deal
