@@ -78,7 +78,7 @@ class Chart:
     bottom: int
     hands: int
     lines: list[Line]
-    target: int
+    target: int | None  # None: the match does not end at a target (fixed deals)
     target_y: int | None
     zero_y: int
     y_ticks: list[Tick]
@@ -86,6 +86,7 @@ class Chart:
     label_x: int
     font_size: int = 10  # the axes' numbers
     label_size: int = 11  # the labels at the lines' ends (bold)
+    deals: int | None = None  # a match of a fixed number of deals: how many (the x axis's end)
 
 
 def _shown_indices(count: int) -> list[int]:
@@ -154,14 +155,17 @@ def _spread(wanted: list[int], low: int, high: int, gap: int = LABEL_GAP) -> lis
 def chart(
     parties: Sequence[str],
     running: Sequence[Sequence[int]],
-    target: int,
+    target: int | None,
     *,
+    deals: int | None = None,
     paper: bool = False,
 ) -> Chart:
     """The chart of ``running`` (one list of totals per point, the first the start: zeros).
 
     Negative totals are drawn below the zero line; the target is a line when it fits the
-    scale (always: the scale reaches it).  ``paper``: the PDF's drawing, as wide as the
+    scale (always: the scale reaches it).  A match of a fixed number of ``deals`` has no
+    target (None): its hands axis runs to the last deal, so the chart shows how far it is.
+    ``paper``: the PDF's drawing, as wide as the
     page's text, its type the sheet's size and the names in full (up to PAPER_LABEL
     characters), the plot leaving room for the longest label:
 
@@ -177,7 +181,7 @@ def chart(
     shown = _shown_indices(count)
     values = [t for i in shown for t in running[i]]
     low = min([0, *values])
-    high = max([target, *values, 1])
+    high = max([target or 0, *values, 1])
     span = high - low
     step = _nice_step(span)
     first_tick = -(-low // step) * step
@@ -192,7 +196,7 @@ def chart(
         right = min(longest + 12, width // 2 - left)
     plot_w = width - left - right
     plot_h = height - TOP - BOTTOM
-    last = max(1, count - 1)
+    last = max(1, count - 1, deals or 0)
 
     def x_of(i: int) -> int:
         return left + round(plot_w * i / last)
@@ -212,8 +216,8 @@ def chart(
     )
     y_ticks = [Tick(v, y_of(v)) for v in tick_values]
     x_step = max(1, -(-last // 5))
-    x_ticks = [Tick(i, x_of(i)) for i in range(0, count, x_step)]
-    if count > 1 and x_ticks[-1].value != last:
+    x_ticks = [Tick(i, x_of(i)) for i in range(0, max(count, last + 1), x_step)]
+    if (count > 1 or deals) and x_ticks[-1].value != last:
         if x_of(last) - x_ticks[-1].at < 16:
             x_ticks.pop()
         x_ticks.append(Tick(last, x_of(last)))
@@ -230,13 +234,14 @@ def chart(
             for p, name, short, total, pts in lines
         ],
         target=target,
-        target_y=y_of(target),
+        target_y=None if target is None else y_of(target),
         zero_y=y_of(0),
         y_ticks=y_ticks,
         x_ticks=x_ticks,
         label_x=x_of(last) + 6,
         font_size=font_size,
         label_size=label_size,
+        deals=deals,
     )
 
 
@@ -244,7 +249,9 @@ def of_sheet(sheet: services.Sheet, *, paper: bool = False) -> Chart:
     """The chart of a sheet with its rows: the running totals of its hands, from zero."""
     zero = [0] * len(sheet.parties)
     running = [zero, *(row.totals for row in sheet.rows)]
-    return chart(sheet.parties, running, sheet.ruleset.target, paper=paper)
+    ruleset = sheet.ruleset
+    target = ruleset.target if ruleset.has_target else None
+    return chart(sheet.parties, running, target, deals=ruleset.fixed_deals, paper=paper)
 
 
 def score_chart(match: Match, sheet: services.Sheet, paper: bool = False) -> Chart:

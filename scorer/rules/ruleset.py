@@ -421,6 +421,24 @@ class Ruleset:
         return _bonus(self.failed_bonus)
 
     @property
+    def fixed_deals(self) -> int | None:
+        """The number of deals a match plays when it ends after a fixed number, else None.
+
+        >>> Ruleset(end="deals", deals=12).fixed_deals, Ruleset().fixed_deals
+        (12, None)
+        """
+        return self.deals if self.end == "deals" else None
+
+    @property
+    def has_target(self) -> bool:
+        """Reaching ``target`` ends the match (not so after fixed deals or a best of N).
+
+        >>> Ruleset().has_target, Ruleset(end="deals").has_target
+        (True, False)
+        """
+        return self.end not in ("deals", "games")
+
+    @property
     def teams(self) -> bool:
         """True when partners play together (Kreuzbinokel, Sechser)."""
         return self.team_size > 1

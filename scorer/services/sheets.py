@@ -112,10 +112,18 @@ class Sheet:
         return list(self.progress.games_won) or [0] * len(self.totals)
 
     @property
+    def bar_scale(self) -> int:
+        """What a full progress bar stands for: the target; in a match without one
+        (a fixed number of deals, a best of N) the highest total so far."""
+        if self.ruleset.has_target:
+            return self.ruleset.target
+        return max([1, *self.totals])
+
+    @property
     def percent(self) -> list[int]:
-        """Each party's way to the target, 0..100 (for the progress bars)."""
-        target = self.ruleset.target
-        return [max(0, min(100, round(100 * t / target))) for t in self.totals]
+        """Each party's way to the target (or to the leader), 0..100 (the progress bars)."""
+        scale = self.bar_scale
+        return [max(0, min(100, round(100 * t / scale))) for t in self.totals]
 
     def number_of(self, hand: Hand) -> int | None:
         """The hand's number on the sheet (None for a struck or open hand)."""
