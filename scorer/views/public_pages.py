@@ -151,14 +151,23 @@ class PublicSite:
     # -- where do I sit? -----------------------------------------------------------------
 
     @staticmethod
-    def _seating(now: Source) -> public_pages.SeatingView:
-        return public_pages.seating_view(now.standings)
+    def _seating_key() -> tuple[Any, ...]:
+        """The seating, searched for what was typed (``?q=``: a name or a start number)."""
+        raw = request.args.get("q", "")
+        typed = "".join(c for c in raw if c.isprintable())[: seats.MAX_QUERY].strip()
+        return ("seating", typed)
+
+    @staticmethod
+    def _seating(key: tuple[Any, ...]) -> View:
+        return lambda now: public_pages.seating_view(now.standings, key[1])
 
     def seating(self, token: str) -> WerkzeugResponse:
-        return self.page(token, ("seating",), self._seating, SEATING, poll=PHONE_POLL)
+        key = self._seating_key()
+        return self.page(token, key, self._seating(key), SEATING, poll=PHONE_POLL)
 
     def seating_live(self, token: str) -> WerkzeugResponse:
-        return self.poll(token, ("seating",), self._seating, SEATING, poll=PHONE_POLL)
+        key = self._seating_key()
+        return self.poll(token, key, self._seating(key), SEATING, poll=PHONE_POLL)
 
     # -- a player's page, and finding it -----------------------------------------------
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from .seating import by_name, by_table, player_page
+from .seating import by_name, by_table, player_page, search
 from .standings import Line, Player, PlayerPage, Seat, Standings, TableProgress
 
 
@@ -107,6 +107,8 @@ class SeatingView:
     by_name: tuple[Seat, ...]
     by_table: tuple[tuple[int, tuple[Seat, ...]], ...]
     players: tuple[Player, ...]
+    # what was searched for ("" for nothing: ``by_name`` holds everybody)
+    query: str = ""
 
 
 def status_of(s: Standings) -> Status:
@@ -181,15 +183,17 @@ def player_view(s: Standings, number: int) -> PlayerView:
     )
 
 
-def seating_view(s: Standings) -> SeatingView:
+def seating_view(s: Standings, query: str = "") -> SeatingView:
+    """The seating; ``query``: by name only those a search for it finds."""
     return SeatingView(
         name=s.name,
         drawn=s.drawn,
         round=s.progress.round if s.progress is not None else None,
         closed=s.progress.closed if s.progress is not None else False,
-        by_name=tuple(by_name(s)),
+        by_name=tuple(search(by_name(s), query)),
         by_table=tuple((number, tuple(seats)) for number, seats in by_table(s)),
         players=() if s.drawn else s.players,
+        query=query,
     )
 
 

@@ -6,12 +6,57 @@ the name list and a player's page show the same state as the ranking beside them
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .standings import MAX_NUMBER, Player, PlayerPage, Seat, Standings, alphabetical
+
+# the German way to type an umlaut without one (Mueller for Müller)
+_SPELLED_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
+
+MAX_QUERY = 40
+"""The longest search the seating page takes (longer is cut)."""
 
 
 def by_name(current: Standings) -> list[Seat]:
     """The current round's seating, alphabetical by name (then start number)."""
     return sorted(current.seats, key=lambda s: (alphabetical(s.player.name), s.player.number or 0))
+
+
+def search_keys(name: str) -> tuple[str, str]:
+    """A name as a search finds it: case and accents aside, and umlauts spelled out too.
+
+    >>> search_keys("Jörg Müller-Straße")
+    ('jorg muller-strasse', 'joerg mueller-strasse')
+    """
+    return alphabetical(name), alphabetical(name.translate(_SPELLED_OUT))
+
+
+def search(seats: Iterable[Seat], typed: str) -> list[Seat]:
+    """The seats whose player a player at the door means by ``typed``.
+
+    A number is a start number (exactly); words are parts of the name, in any
+    order, case, accents and umlauts aside ("mue", "Müller", "muller", "anna m").
+
+    >>> from types import SimpleNamespace as P
+    >>> people = [P(player=P(name=n, number=i)) for i, n in enumerate(
+    ...     ["Jörg Müller", "Anna Maier", "Ümit Öztürk", "Hans Mayer"], 1)]
+    >>> def names(typed): return [s.player.name for s in search(people, typed)]
+    >>> names("mueller"), names("MULLER"), names("müll"), names("oezt"), names("umit")
+    (['Jörg Müller'], ['Jörg Müller'], ['Jörg Müller'], ['Ümit Öztürk'], ['Ümit Öztürk'])
+    >>> names("ma"), names("anna m"), names("3"), names(" 2 "), names("12")
+    (['Anna Maier', 'Hans Mayer'], ['Anna Maier'], ['Ümit Öztürk'], ['Anna Maier'], [])
+    """
+    words = alphabetical(typed[:MAX_QUERY]).split()
+    if not words:
+        return list(seats)
+    number = start_number(typed) if len(words) == 1 else None
+    if number is not None:
+        return [seat for seat in seats if seat.player.number == number]
+    return [
+        seat
+        for seat in seats
+        if any(all(w in key for w in words) for key in search_keys(seat.player.name))
+    ]
 
 
 def by_table(current: Standings) -> list[tuple[int, list[Seat]]]:
