@@ -1,0 +1,124 @@
+"""Every tournament page usable by every player (issue 30): axe-core finds nothing on the
+organiser's pages, the board, the beamer and the players' pages, at phone size in German
+(the beamer at 1920×1080); the players' pages keep their content at 200 % text.
+
+Screenshots go to test-artifacts/screens/t-axe-*.png for a human to look at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scorer.extensions import db
+from scorer.services.tournaments import board, tables
+from tests.e2e.conftest import LiveServer, enlarge_text, fits_width, no_axe_violations
+from tests.tournament_builders import drawn, play_round, tournament_with
+
+pytestmark = pytest.mark.e2e
+
+Shot = Callable[[Any, str], Path]
+BEAMER = {"width": 1920, "height": 1080}
+NAMES = [
+    "Jörg Müller",
+    "Anna Maier",
+    "Ümit Öztürk",
+    "Hans Mayer",
+    "Zenzi Huber",
+    "Otto Bauer",
+    "Resi Strauß",
+    "Karl Fischer",
+    "Liesl Wagner",
+]
+
+
+def evening(live_server: LiveServer) -> tuple[str, str]:
+    """Round 1 of nine players played out: table 1 signed, table 2 from a paper slip."""
+    with live_server.app.app_context():
+        tournament = tournament_with(NAMES, deals=3)
+        row = drawn(tournament)
+        play_round(row, None)
+        first, second = row.tables[0], row.tables[1]
+        for player in first.players:
+            tables.confirm(first, player)
+        slip = dict(zip(second.players, [(420, 0), (-150, 2), (90, 1)], strict=True))
+        board.set_paper(tournament, second, slip)
+        found = (tournament.token, tournament.view_token)
+        db.session.remove()
+    return found
+
+
+def settled(page: Page) -> None:
+    """Nothing on its way: htmx's answers are in (the page as a player sees it)."""
+    page.wait_for_load_state("networkidle")
+    expect(page.locator(".htmx-request")).to_have_count(0)
+
+
+def visit(page: Page, path: str, what: str, shot: Shot) -> None:
+    page.goto(path)
+    settled(page)
+    shot(page, f"t-axe-{what}")
+    no_axe_violations(page, what)
+
+
+def test_no_axe_violation_on_the_organisers_pages(
+    make_page: Callable[..., Any], live_server: LiveServer, shot: Shot
+) -> None:
+    token, _ = evening(live_server)
+    page = make_page()
+    for path, what in (
+        (f"/t/{token}", "organiser"),
+        (f"/t/{token}/board", "board"),
+        (f"/t/{token}/changes", "changes"),
+        (f"/t/{token}/money", "money"),
+        (f"/t/{token}/prizes", "prizes"),
+    ):
+        visit(page, path, what, shot)
+
+
+def test_no_axe_violation_on_the_players_pages(
+    make_page: Callable[..., Any], live_server: LiveServer, shot: Shot
+) -> None:
+    _, view = evening(live_server)
+    page = make_page()
+    for path, what in (
+        (f"/p/{view}", "ranking"),
+        (f"/p/{view}/seats", "seating"),
+        (f"/p/{view}/seats?q=mueller", "seating-search"),
+        (f"/p/{view}/players/3", "player"),
+        (f"/p/{view}/me", "find"),
+        (f"/p/{view}/prizes", "public-prizes"),
+    ):
+        visit(page, path, what, shot)
+
+
+def test_no_axe_violation_on_the_beamer(
+    make_page: Callable[..., Any], live_server: LiveServer, shot: Shot
+) -> None:
+    _, view = evening(live_server)
+    page = make_page(viewport=BEAMER, is_mobile=False, has_touch=False)
+    page.goto(f"/p/{view}")
+    # the beamer's script asks for the lines that fit the screen
+    expect(page.locator("#live[data-beamer]")).to_have_count(1)
+    settled(page)
+    expect(page.locator("#pub-legend")).to_be_visible()
+    shot(page, "t-axe-beamer")
+    no_axe_violations(page, "beamer")
+
+
+@pytest.mark.parametrize("what", ["ranking", "seats", "seats?q=7", "players/3", "me", "prizes"])
+def test_the_players_pages_at_200_percent_text(
+    make_page: Callable[..., Any], live_server: LiveServer, shot: Shot, what: str
+) -> None:
+    _, view = evening(live_server)
+    page = make_page()
+    page.goto(f"/p/{view}/{what}".replace("/ranking", ""))
+    settled(page)
+    enlarge_text(page)
+    name = what.replace("/", "-").replace("?q=", "-q")
+    shot(page, f"t-axe-200-{name}")
+    assert fits_width(page), f"{what}: sideways scrolling at 200 % text"
