@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorer.extensions import db
-from scorer.services.tournaments import backup, setup, tables
+from scorer.services.tournaments import backup, rounds, setup, tables
 from scorer.tournament_models import Tournament, TournamentTable
 from tests.builders import fill_hand, form_data, page_text
 from tests.tournament_builders import drawn, play_round, tournament_with
@@ -141,3 +141,17 @@ def test_the_mark_survives_a_backup(
         assert state.changed and not state.signed
         assert state.stale == frozenset(first.players)
         assert not tables.state_of(restored.round_rows[0].tables[1]).changed
+
+
+def test_after_the_close_the_mark_says_changed_without_asking(
+    app: Flask, client: FlaskClient, signed: dict[str, object]
+) -> None:
+    with app.app_context():
+        tournament = setup.get_tournament(str(signed["token"]))
+        rounds.close_round(tournament, tournament.round_rows[0])
+    correct(client, signed)
+    text = board(client, signed)
+    assert "nach der Unterschrift geändert" in text and CHANGED_DE not in text
+    phone = page_text(client.get(f"/m/{signed['match']}"))
+    assert "die Runde ist abgeschlossen" in phone
+    assert "neu bestätigen" not in phone
