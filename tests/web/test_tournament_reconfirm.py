@@ -79,7 +79,7 @@ def test_a_signed_table_reads_signed_until_a_correction(
 def test_the_change_list_marks_the_table(client: FlaskClient, signed: dict[str, object]) -> None:
     correct(client, signed)
     text = page_text(client.get(f"/t/{signed['token']}/changes"))
-    assert "warten darauf, dass sie neu bestätigen" in text
+    assert "die Spieler bestätigen auf dem Handy des Tisches neu" in text
     assert "Runde 1 · Tisch 1 · Spiel 1 · korrigiert" in text
     assert CHANGED_DE in text
     english = page_text(client.get(f"/t/{signed['token']}/changes?lang=en"))
