@@ -31,6 +31,8 @@ from ..models import Hand, Match
 from ..rules import (
     BID_OUTCOMES,
     MAX_BID,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     SPECIAL_GAMES,
     RulesError,
     Ruleset,
@@ -87,7 +89,7 @@ class HandForm(AppForm):
     )
     # a forfeit: who is at fault ("" = the declarer)
     at_fault = SelectField(_l("At fault"), choices=[], validate_choice=False)
-    parties = FieldList(FormField(PartyForm), min_entries=2, max_entries=8)
+    parties = FieldList(FormField(PartyForm), min_entries=MIN_PLAYERS, max_entries=MAX_PLAYERS)
     version = HiddenField()
     idempotency_key = HiddenField(filters=[key_or_none])
     # the bid the Schreiber confirmed (the button of the question, see asks_bid)

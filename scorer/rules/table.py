@@ -19,13 +19,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .errors import RulesError
-from .ruleset import Ruleset
+from .ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 
 
 def _check_seats(seats: object) -> int:
-    if not isinstance(seats, int) or isinstance(seats, bool) or not 2 <= seats <= 8:
-        raise RulesError("a table has 2 to 8 seats, not {seats}", seats=seats)
-    return seats
+    if isinstance(seats, int) and not isinstance(seats, bool):
+        if MIN_PLAYERS <= seats <= MAX_PLAYERS:
+            return seats
+    raise RulesError("a table has 2 to 8 seats, not {seats}", seats=seats)
 
 
 def seat_index(seat: object, seats: int, what: str = "seat") -> int:

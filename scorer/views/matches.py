@@ -68,7 +68,7 @@ def _prepare(form: NewMatchForm, posted: bool) -> None:
             # drop trailing empty inputs beyond what the preset needs
             while len(form.players) > max(wanted, len([n for n in names if n])):
                 form.players.pop_entry()
-    if form.action.data == "add_player" and len(form.players) < 8:
+    if form.action.data == "add_player" and len(form.players) < form.players.max_entries:
         form.players.append_entry()
     while len(form.team_of) < len(form.players):
         form.team_of.append_entry()
