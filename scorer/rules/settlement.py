@@ -86,6 +86,9 @@ REASONS: tuple[str, ...] = (
 BID_OUTCOMES: tuple[str, ...] = ("played", "gone_off", "forfeit")
 """The outcomes that carry a bid (the special games have their own value, open play none)."""
 
+TRUMP_OUTCOMES: tuple[str, ...] = ("played", "forfeit")
+"""The outcomes played in the trump the declarer named (going off ends the hand before play)."""
+
 
 @dataclass(frozen=True)
 class HandResult:

@@ -23,10 +23,13 @@ from .ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 
 
 def _check_seats(seats: object) -> int:
-    if isinstance(seats, int) and not isinstance(seats, bool):
-        if MIN_PLAYERS <= seats <= MAX_PLAYERS:
-            return seats
-    raise RulesError("a table has 2 to 8 seats, not {seats}", seats=seats)
+    if (
+        isinstance(seats, bool)
+        or not isinstance(seats, int)
+        or not MIN_PLAYERS <= seats <= MAX_PLAYERS
+    ):
+        raise RulesError("a table has 2 to 8 seats, not {seats}", seats=seats)
+    return seats
 
 
 def seat_index(seat: object, seats: int, what: str = "seat") -> int:

@@ -126,6 +126,11 @@ def round_page(token: str, number: int) -> WerkzeugResponse:
     row = round_of(tournament, number)
     tables = boards.round_tables(row)
     frozen = row.closed_at is not None or rounds.has_hands(row)
+    # the rules say at which tables the dealer sits out (a table of four)
+    rules_of = {
+        size: setup.table_ruleset_of(tournament, size) for size in {len(t.players) for t in tables}
+    }
+    sits_out = {t.id: rules_of[len(t.players)].dealer_sits_out for t in tables}
     # the paper this page prints, made ahead unless it is kept or under way (after a
     # restart, in another language, or pruned from the cache)
     printouts.prepare_round(tournament, row)
@@ -140,7 +145,8 @@ def round_page(token: str, number: int) -> WerkzeugResponse:
             repeated=rounds.repeated_pairs(tournament, row)
             if row.number > 1 or series_people.met_before(tournament)
             else None,
-            fours=sum(1 for t in tables if len(t.players) == 4),
+            sits_out=sits_out,
+            fours=sum(sits_out.values()),
             frozen=frozen,
             redraw_form=None if frozen else RedrawForm(formdata=None, attempt=row.attempt),
         ),
