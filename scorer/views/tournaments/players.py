@@ -27,7 +27,7 @@ from ...tournament_models import Entrant, Tournament
 from ...web import go_to, is_htmx, render
 from ...words import rules_message
 from . import printouts
-from .organiser import remembered, tables_text
+from .shared import remembered, tables_text
 
 bp = Blueprint("t_players", __name__)
 

@@ -15,7 +15,6 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, abort, flash, request, url_for
 from flask_babel import gettext
-from werkzeug.routing import BuildError
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...forms.tournament_rounds import (
@@ -36,6 +35,7 @@ from ...web import go_to, render, same_site_path
 from ...words import rules_message
 from ..polls import conditional, etag, utc
 from . import links, printouts
+from .shared import page_context
 
 bp = Blueprint("t_rounds", __name__)
 
@@ -44,14 +44,6 @@ POLL = "every 5s"
 
 
 # -- what every organiser page of a round shares ---------------------------------------
-
-
-def link_or_none(endpoint: str, **values: Any) -> str | None:
-    """The address of another part's page, or None while that part is not there."""
-    try:
-        return url_for(endpoint, **values)
-    except BuildError:
-        return None
 
 
 def came_from() -> str | None:
@@ -71,17 +63,6 @@ def round_of(tournament: Tournament, number: int) -> Round:
     if found is None:
         abort(404)
     return found
-
-
-def page_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
-    """The tournament and the organiser's way around (home, players, board, changes)."""
-    return {
-        "tournament": tournament,
-        "home_url": link_or_none("t_organiser.home", token=tournament.token),
-        "players_url": link_or_none("t_players.index", token=tournament.token),
-        "people": {e.id: e for e in tournament.entrants},
-        **extra,
-    }
 
 
 def table_link(tournament: Tournament, table: TournamentTable) -> str:

@@ -39,10 +39,10 @@ from ...services.tournaments import series_people, setup
 from ...tournament_models import Series, Tournament
 from ...web import go_to, render
 from ...words import rules_message
+from ..files import download, file_name
 from ..polls import qr_svg, read_only
-from ..sheets import download, file_name
 from . import links
-from .organiser import FRESH_KEY, day_text, remember
+from .shared import FRESH_KEY, day_text, remember
 
 bp = Blueprint("t_series", __name__)
 
