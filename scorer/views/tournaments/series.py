@@ -283,7 +283,7 @@ def public(view_token: str) -> WerkzeugResponse:
 
 
 def _template_digest() -> str:
-    path = Path(current_app.template_folder or "") / series_pdf.TEMPLATE
+    path = Path(current_app.template_folder or "") / series_pdf.TEMPLATE_PATH
     return hashlib.sha256(path.read_bytes() if path.is_file() else b"").hexdigest()[:16]
 
 
