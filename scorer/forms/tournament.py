@@ -28,7 +28,7 @@ from ..rules import RulesError, Ruleset
 from ..rules.tournament import table_ruleset
 from ..rules.tournament import tournament_ruleset as played_in_a_tournament
 from ..services.tournaments import entrants, setup
-from ..words import rules_message
+from ..words import fee_schedule, rules_message
 from .base import AppForm, WholeNumberField, choice_list, euros_to_cents, key_or_none, printable
 from .setup import rule_changes
 
@@ -142,7 +142,7 @@ class TournamentForm(AppForm):
         self.rounds.data = tournament.rounds
         self.deals.data = ruleset.deals
         self.entry_fee.data = fee_text(tournament.entry_fee_cents)
-        self.fee_schedule.data = tournament.fee_schedule
+        self.fee_schedule.data = fee_schedule(tournament.fee_schedule)
         self.tie_break.data = tournament.tie_break
         self.public_url.data = tournament.public_url
 

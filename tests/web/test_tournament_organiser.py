@@ -132,7 +132,7 @@ def test_create_with_the_defaults_goes_home(app: Flask, client: FlaskClient) -> 
     row = only(app)
     assert row["token"] == token and row["fee"] == 750 and row["place"] == "Festhalle"
     assert row["ruleset"].preset == "turnier" and row["ruleset"].deals == 12
-    assert row["schedule"] == "0,50; 1,00 ab 5"
+    assert row["schedule"] == "0.50; 1.00 from 5"  # kept in one syntax: every backup reads it
     home = client.get(f"/t/{token}").get_data(as_text=True)
     assert "Diesen Link aufheben: wer ihn hat, leitet das Turnier." in home
     assert f"/t/{token}/qr/organiser.svg" in home
@@ -159,6 +159,62 @@ def test_create_with_custom_rules(app: Flask, client: FlaskClient) -> None:
     assert (ruleset.deals, ruleset.min_bid, ruleset.round_tricks) == (9, 200, False)
     assert (ruleset.players, ruleset.end, ruleset.dealer_sits_out) == (3, "deals", False)
     assert row["rounds"] == 4 and row["tie_break"] is False and row["schedule"] == "1.00"
+
+
+@pytest.mark.parametrize(
+    ("lang", "typed", "shown"),
+    [
+        ("de", "0,50; 1,00 ab 5", "0,50; 1,00 ab 5"),
+        ("de", "0.50; 1.00 from 5", "0,50; 1,00 ab 5"),
+        ("de", "0,3;0,6 ab 4", "0,30; 0,60 ab 4"),
+        ("en", "0,50; 1,00 ab 5", "0.50; 1.00 from 5"),
+        ("en", "0.50; 1.00 from 5", "0.50; 1.00 from 5"),
+    ],
+)
+def test_the_lost_game_schedule_speaks_the_users_language(
+    app: Flask, client: FlaskClient, lang: str, typed: str, shown: str
+) -> None:
+    """Issue 30: typed in either syntax, kept in one (English), shown in the user's."""
+    default = form_data(client.get(f"/t/new?lang={lang}").get_data(as_text=True))
+    assert default["fee_schedule"] == ("0,50; 1,00 ab 5" if lang == "de" else "0.50; 1.00 from 5")
+    token = create(client, lang=lang, fee_schedule=typed)
+    stored = only(app)["schedule"]
+    assert "," not in stored and "ab" not in stored
+    home = page_text(client.get(f"/t/{token}?lang={lang}"))
+    assert shown in home
+    assert settings_form(client, token, lang)["fee_schedule"] == shown
+    other = "en" if lang == "de" else "de"
+    assert settings_form(client, token, other)["fee_schedule"] == (
+        shown.replace(",", ".").replace("ab", "from")
+        if other == "en"
+        else shown.replace(".", ",").replace("from", "ab")
+    )
+    # saving the settings unchanged keeps the stored form
+    data = settings_form(client, token, lang)
+    data["action"] = "save"
+    assert client.post(f"/t/{token}/settings?lang={lang}", data=data).status_code == 303
+    assert only(app)["schedule"] == stored
+    if "t_public.rules" in app.view_functions:
+        with app.app_context():
+            view = setup.get_tournament(token).view_token
+        assert shown in page_text(client.get(f"/p/{view}/rules?lang={lang}"))
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("de", "keine Staffel"), ("en", "not a lost-game schedule")],
+)
+def test_a_schedule_neither_syntax_reads_is_refused_in_the_users_language(
+    app: Flask, client: FlaskClient, lang: str, words: str
+) -> None:
+    response = client.post(
+        f"/t/new?lang={lang}", data=new_form(client, lang, fee_schedule="0,50 oder 1 ab fünf")
+    )
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert words in errors_of(html)
+    assert form_data(html, "tournament-form")["fee_schedule"] == "0,50 oder 1 ab fünf"
+    assert count(app) == 0
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,7 @@ from .draw import (
 from .money import (
     CENT,
     MAX_SHARES,
+    SCHEDULE_SYNTAX,
     item_prizes,
     last_place,
     lost_game_fee,
@@ -39,6 +40,7 @@ from .money import (
     prize_shares,
     prizes,
     round_fees,
+    write_schedule,
 )
 from .names import alike_names, name_key
 from .ranking import lost_game, rank, ranking
@@ -65,6 +67,7 @@ __all__ = [
     "MAX_SHARES",
     "MAX_SLIP_POINTS",
     "PODIUM",
+    "SCHEDULE_SYNTAX",
     "SEARCH_ATTEMPTS",
     "SEARCH_BUDGET",
     "SERIES_COUNTING",
@@ -98,4 +101,5 @@ __all__ = [
     "table_ruleset",
     "table_sizes",
     "tournament_ruleset",
+    "write_schedule",
 ]

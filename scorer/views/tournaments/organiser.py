@@ -33,7 +33,7 @@ from ...services import ConflictError
 from ...services.tournaments import entrants, setup
 from ...tournament_models import Tournament
 from ...web import go_to, render
-from ...words import rules_message
+from ...words import fee_schedule, rules_message
 from . import links, printouts
 
 bp = Blueprint("t_organiser", __name__)
@@ -143,7 +143,7 @@ def new() -> WerkzeugResponse:
     form = TournamentForm() if posted else TournamentForm(formdata=None)
     if not posted:
         form.held_on.data = date.today().isoformat()
-        form.fee_schedule.data = gettext("0.50; 1.00 from 5")
+        form.fee_schedule.data = fee_schedule(setup.DEFAULT_SCHEDULE)
     if not form.idempotency_key.data:
         # one per rendered form: the same form sent twice makes one tournament
         form.idempotency_key.data = secrets.token_urlsafe(16)
