@@ -179,10 +179,21 @@ PLAYER_ACTIONS: tuple[tuple[str, Any], ...] = (
 
 
 class PlayerActionForm(AppForm):
-    """A tap on a player's row; ``number`` only with ``check_in`` (empty: the next free one)."""
+    """A tap on a player's row; ``number`` only with ``check_in`` (empty: the next free one).
+
+    ``sure`` is "1" once the organiser has answered the question a withdrawal asks
+    first ("Wirklich abmelden?"): a mis-tap next to a name acts on nothing.
+    """
 
     action = SelectField(choices=choice_list(PLAYER_ACTIONS))
     number = WholeNumberField(_l("Start number"), low=1, high=entrants.MAX_NUMBER)
+    sure = HiddenField()
+
+
+class EveryonePresentForm(AppForm):
+    """Check in every player registered and not present; ``sure``: asked once, answered."""
+
+    sure = HiddenField()
 
 
 class ImportForm(AppForm):
