@@ -631,3 +631,23 @@ def test_a_withdrawal_tap_with_htmx_asks_in_the_row(app: Flask, client: FlaskCli
         zenzi = entrants.register(setup.get_tournament(token), "Zenzi", present=True).id
     assert tap(client, token, zenzi, "check_out").status_code == 303
     assert people(app, token)["Zenzi"] == (None, None, None)
+
+
+@pytest.mark.parametrize("sure", ["", "0", "\x00", "1" * 400, "ja"])
+def test_everyone_present_without_the_answer_only_asks(
+    app: Flask, client: FlaskClient, sure: str
+) -> None:
+    token = new(app, 3)
+    response = client.post(f"/t/{token}/players/present", data={"sure": sure})
+    assert response.status_code == 303 and "ask=all" in response.headers["Location"]
+    assert all(number is None for number, *_ in people(app, token).values())
+
+
+@pytest.mark.parametrize("ask", ["\x00", "9" * 400, "-1", "alle", "²", "2147483648"])
+def test_a_junk_question_in_the_address_shows_the_page(
+    app: Flask, client: FlaskClient, ask: str
+) -> None:
+    token = new(app, 2, present=1)
+    response = client.get(f"/t/{token}/players", query_string={"ask": ask})
+    assert response.status_code == 200
+    assert "wirklich abmelden" not in page_text(response)

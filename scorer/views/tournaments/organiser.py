@@ -26,10 +26,12 @@ from ...forms.tournament import (
     TournamentForm,
     tournament_ruleset,
 )
+from ...forms.tournament_rounds import CloseForm
 from ...house_rules import house_rules, ruleset_line
 from ...rules import RulesError, Ruleset
 from ...rules.tournament import table_ruleset
 from ...services import ConflictError
+from ...services.tournaments import board as boards
 from ...services.tournaments import entrants, setup
 from ...tournament_models import Tournament
 from ...web import go_to, render
@@ -210,6 +212,23 @@ def _next_draw(tournament: Tournament, counted: entrants.Count) -> dict[str, Any
     }
 
 
+def _closing(tournament: Tournament) -> dict[str, Any] | None:
+    """The round open now and whether it can be closed from here (if not, why): the
+    organiser is told to close it before the next draw, so the button is beside that."""
+    row = setup.current_round(tournament)
+    if row is None or row.closed_at is not None:
+        return None
+    shown = boards.board(tournament)
+    here = url_for("t_organiser.home", token=tournament.token, _anchor="rounds")
+    return {
+        "number": row.number,
+        "action": url_or_none("t_rounds.close", token=tournament.token, number=row.number),
+        "unfinished": shown.unfinished,
+        "unsigned": shown.unsigned,
+        "form": CloseForm(formdata=None, warned=",".join(map(str, shown.unsigned)), back=here),
+    }
+
+
 def tables_text(sizes: tuple[int, ...]) -> str:
     """A round's tables in words: "2 tables of 4, 3 tables of 3"."""
     fours, threes = sizes.count(4), sizes.count(3)
@@ -252,6 +271,7 @@ def home(token: str) -> WerkzeugResponse:
         tables=tables_text(counted.tables) if counted.tables else "",
         rounds=_rounds(tournament),
         next_draw=_next_draw(tournament, counted),
+        closing=_closing(tournament),
         board_url=url_or_none("t_rounds.board", token=tournament.token),
         public_url=public_link(tournament),
         organiser_url=organiser_link(tournament),
