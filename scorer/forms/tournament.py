@@ -200,8 +200,8 @@ class ImportForm(AppForm):
     """A list of names: pasted (one per line, ``Name; Verein``) or a CSV or Excel file."""
 
     text = TextAreaField(
-        _l("Paste names"),
+        _l("or paste names"),
         [Optional(), Length(max=200_000)],
         description=_l("one player per line; a club or town after a semicolon: Anna Maier; TSV"),
     )
-    file = FileField(_l("or a file: CSV or Excel (.xlsx)"))
+    file = FileField(_l("The club's list: an Excel file (.xlsx) or CSV"))

@@ -501,15 +501,15 @@ def test_the_round_is_closed_from_the_organisers_page(app: Flask, client: FlaskC
         r'<button type="submit" class="block" disabled aria-describedby="draw-waits"', html
     )
     data = form_data(html, "home-close-form")
-    assert data == {"warned": "", "back": f"/t/{token}#rounds"}
+    assert data == {"warned": "", "back": f"/t/{token}"}
     asked = client.post(f"/t/{token}/rounds/1/close", data=data)
     assert asked.status_code == 200 and "Runde 1 abschließen?" in page_text(asked)
     with app.app_context():
         assert setup.get_tournament(token).round_rows[0].closed_at is None
     question = asked.get_data(as_text=True)
-    assert f'href="/t/{token}#rounds"' in question  # "Zurück" leads where the tap was
+    assert f'href="/t/{token}"' in question  # "Zurück" leads where the tap was
     closed = client.post(f"/t/{token}/rounds/1/close", data=form_data(question, "close-confirm"))
-    assert closed.status_code == 303 and closed.headers["Location"] == f"/t/{token}#rounds"
+    assert closed.status_code == 303 and closed.headers["Location"] == f"/t/{token}"
     home = client.get(f"/t/{token}").get_data(as_text=True)
     assert "Runde 1 ist abgeschlossen." in page_text(home)
     assert 'id="home-close-form"' not in home

@@ -598,14 +598,18 @@ def test_the_rows_show_the_state_and_their_buttons_name_the_action(
     drawn_row, absent_row, late_row = row_of(html, anna), row_of(html, zenzi), row_of(html, ulla)
     gone_row = row_of(html, entrant_id(app, token, "Bertl"))
     # the visible words are the state; the accessible name is what a tap does
-    assert re.search(r'aria-label="Anna abmelden"><span aria-hidden="true">✓</span> da<', drawn_row)
-    assert re.search(r'aria-label="Zenzi als da markieren">nicht da<', absent_row)
-    assert re.search(r'aria-label="Ulla als nicht da markieren"><span[^>]*>✓</span> da<', late_row)
-    assert re.search(r'aria-label="Bertl wieder anmelden[^"]*">abgemeldet<', gone_row)
+    assert re.search(
+        r'aria-label="da – Anna abmelden"><span aria-hidden="true">✓</span> da<', drawn_row
+    )
+    assert re.search(r'aria-label="nicht da – Zenzi als da markieren">nicht da<', absent_row)
+    assert re.search(
+        r'aria-label="da – Ulla als nicht da markieren"><span[^>]*>✓</span> da<', late_row
+    )
+    assert re.search(r'aria-label="abgemeldet – Bertl wieder anmelden[^"]*">abgemeldet<', gone_row)
     client.set_cookie("lang", "en")
     html = client.get(f"/t/{token}/players").get_data(as_text=True)
-    assert 'aria-label="Zenzi: mark as present">not here<' in row_of(html, zenzi)
-    assert 'aria-label="Anna: sign off (withdraw)"' in row_of(html, anna)
+    assert 'aria-label="not here – mark Zenzi as present">not here<' in row_of(html, zenzi)
+    assert 'aria-label="here – sign Anna off (withdraw)"' in row_of(html, anna)
 
 
 def test_a_withdrawal_tap_with_htmx_asks_in_the_row(app: Flask, client: FlaskClient) -> None:

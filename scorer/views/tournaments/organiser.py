@@ -219,7 +219,7 @@ def _closing(tournament: Tournament) -> dict[str, Any] | None:
     if row is None or row.closed_at is not None:
         return None
     shown = boards.board(tournament)
-    here = url_for("t_organiser.home", token=tournament.token, _anchor="rounds")
+    here = url_for("t_organiser.home", token=tournament.token)  # its message in sight
     return {
         "number": row.number,
         "action": url_or_none("t_rounds.close", token=tournament.token, number=row.number),
