@@ -182,6 +182,9 @@ def test_the_lost_game_schedule_speaks_the_users_language(
     assert "," not in stored and "ab" not in stored
     home = page_text(client.get(f"/t/{token}?lang={lang}"))
     assert shown in home
+    with app.app_context():
+        entrants.register(setup.get_tournament(token), "Anna", present=True)
+    assert shown in page_text(client.get(f"/t/{token}/money?lang={lang}"))
     assert settings_form(client, token, lang)["fee_schedule"] == shown
     other = "en" if lang == "de" else "de"
     assert settings_form(client, token, other)["fee_schedule"] == (
