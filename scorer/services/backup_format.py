@@ -135,6 +135,8 @@ def _hand(hand: Hand) -> dict[str, Any]:
 
 # what a key of the file is called where a message names it (as the pages call it)
 FIELDS: dict[str, Said] = {
+    "tournament": _("tournament"),
+    "series": _("series"),
     "name": _("name"),
     "club": _("club or town"),
     "household": _("household"),
@@ -143,6 +145,9 @@ FIELDS: dict[str, Said] = {
     "entry_fee_cents": _("entry fee"),
     "fee_schedule": _("lost-game money"),
     "held_on": _("date"),
+    "place": _("venue"),
+    "joke_prize": _("prize for the last place"),
+    "retired_links": _("replaced links"),
     "rounds": _("rounds"),
     "rounds_planned": _("rounds"),
     "tie_break": _("tie-break"),

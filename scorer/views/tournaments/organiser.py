@@ -26,14 +26,16 @@ from ...forms.tournament import (
     TournamentForm,
     tournament_ruleset,
 )
+from ...forms.tournament_rounds import CloseForm
 from ...house_rules import house_rules, ruleset_line
 from ...rules import RulesError, Ruleset
 from ...rules.tournament import table_ruleset
 from ...services import ConflictError
+from ...services.tournaments import board as boards
 from ...services.tournaments import entrants, setup
 from ...tournament_models import Tournament
 from ...web import go_to, render
-from ...words import rules_message
+from ...words import fee_schedule, rules_message
 from . import links, printouts
 from .shared import FRESH_KEY, day_text, remember, remembered, tables_text, url_or_none
 
@@ -113,7 +115,7 @@ def new() -> WerkzeugResponse:
     form = TournamentForm() if posted else TournamentForm(formdata=None)
     if not posted:
         form.held_on.data = date.today().isoformat()
-        form.fee_schedule.data = gettext("0.50; 1.00 from 5")
+        form.fee_schedule.data = fee_schedule(setup.DEFAULT_SCHEDULE)
     if not form.idempotency_key.data:
         # one per rendered form: the same form sent twice makes one tournament
         form.idempotency_key.data = secrets.token_urlsafe(16)
@@ -180,6 +182,23 @@ def _next_draw(tournament: Tournament, counted: entrants.Count) -> dict[str, Any
     }
 
 
+def _closing(tournament: Tournament) -> dict[str, Any] | None:
+    """The round open now and whether it can be closed from here (if not, why): the
+    organiser is told to close it before the next draw, so the button is beside that."""
+    row = setup.current_round(tournament)
+    if row is None or row.closed_at is not None:
+        return None
+    shown = boards.board(tournament)
+    here = url_for("t_organiser.home", token=tournament.token)  # its message in sight
+    return {
+        "number": row.number,
+        "action": url_or_none("t_rounds.close", token=tournament.token, number=row.number),
+        "unfinished": shown.unfinished,
+        "unsigned": shown.unsigned,
+        "form": CloseForm(formdata=None, warned=",".join(map(str, shown.unsigned)), back=here),
+    }
+
+
 def rules_summary(ruleset: Ruleset) -> dict[str, Any]:
     """The rules in words: the line, the house rules beside the preset, the table of four."""
     four = table_ruleset(ruleset, 4)
@@ -203,6 +222,7 @@ def home(token: str) -> WerkzeugResponse:
         tables=tables_text(counted.tables) if counted.tables else "",
         rounds=_rounds(tournament),
         next_draw=_next_draw(tournament, counted),
+        closing=_closing(tournament),
         board_url=url_or_none("t_rounds.board", token=tournament.token),
         public_url=public_link(tournament),
         organiser_url=organiser_link(tournament),

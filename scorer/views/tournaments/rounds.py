@@ -289,27 +289,32 @@ def board_live(token: str) -> WerkzeugResponse:
 
 @bp.post("/t/<token:token>/rounds/<int:number>/close")
 def close(token: str, number: int) -> WerkzeugResponse:
-    """Close the round: refused while a table plays, asked again for unsigned tables."""
+    """Close the round, asked once first ("Close round n?", naming the unsigned tables);
+    refused while a table plays.  The answer goes back to the page the button was on."""
     tournament = setup.get_tournament(token)
     row = round_of(tournament, number)
-    here = url_for(".board", token=token)
     form = CloseForm()
     if not form.validate():
         abort(400)
+    here = same_site_path(form.back.data) or url_for(".board", token=token)
     if row.closed_at is not None:
         flash(gettext("Round %(number)s is closed.", number=number), "info")
         return go_to(here)
     shown = boards.board(tournament)
     unsigned = shown.unsigned if shown.row is row else []
-    if not shown.unfinished and set(unsigned) - table_numbers(form.warned.data):
-        # tables not signed that the page did not warn of: asked once more
+    warned = table_numbers(form.warned.data)
+    if not shown.unfinished and (form.sure.data != "1" or set(unsigned) - warned):
+        # asked once; again when tables went unsigned that the question did not name
         return render(
             "tournaments/rounds/close.html",
             **page_context(
                 tournament,
                 row=row,
                 unsigned=unsigned,
-                form=CloseForm(formdata=None, warned=",".join(map(str, unsigned))),
+                back=here,
+                form=CloseForm(
+                    formdata=None, warned=",".join(map(str, unsigned)), sure="1", back=here
+                ),
             ),
         )
     try:
