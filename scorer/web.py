@@ -32,7 +32,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from . import services
 from .extensions import db, htmx
-from .services.tournaments.rounds import retired
+from .services.tournaments.port import replaced_link
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -207,7 +207,7 @@ def _not_found(_: Exception) -> tuple[str, int] | Response:
     with the notice alone (410).
     """
     token = (request.view_args or {}).get("token")
-    old = retired(token) if isinstance(token, str) else None
+    old = replaced_link(token) if isinstance(token, str) else None
     if old is None:
         return _error_page(NotFound())
     if is_htmx():

@@ -20,6 +20,7 @@ from flask_babel import format_currency, format_date, format_decimal, get_locale
 from flask_babel import lazy_gettext as _l
 
 from .rules import SPECIAL_GAMES, Bonus, RulesError
+from .rules.tournament import write_schedule
 
 MINUS = "−"  # U+2212: the one minus sign of the sheet, the money and the messages
 
@@ -205,6 +206,16 @@ def money(cents: int) -> str:
     return format_currency(cents / 100, "EUR").replace("-", MINUS)
 
 
+def fee_schedule(stored: str) -> str:
+    """A lost-game schedule (stored in English) as the user's language writes it:
+    ``0,50; 1,00 ab 5`` in German (the rules' ``write_schedule``)."""
+    locale = get_locale()
+    try:
+        return write_schedule(stored, locale.language if locale is not None else "en")
+    except RulesError:
+        return stored
+
+
 def local_time(moment: datetime | None, pattern: str = "%H:%M") -> str:
     """A stored time (naive UTC) on the clock of the hall (``TIMEZONE``, Europe/Berlin).
 
@@ -233,6 +244,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["day"] = day
     app.jinja_env.filters["signed"] = signed
     app.jinja_env.filters["money"] = money
+    app.jinja_env.filters["schedule"] = fee_schedule
     app.jinja_env.filters["bonus"] = bonus_label
     app.jinja_env.globals.update(
         get_locale=get_locale,

@@ -31,9 +31,13 @@ from ..models import Hand, Match
 from ..rules import (
     BID_OUTCOMES,
     MAX_BID,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     SPECIAL_GAMES,
+    TRUMP_OUTCOMES,
     RulesError,
     Ruleset,
+    Suit,
     bid_ceiling_of,
     bid_doubt,
     check_bid,
@@ -87,7 +91,7 @@ class HandForm(AppForm):
     )
     # a forfeit: who is at fault ("" = the declarer)
     at_fault = SelectField(_l("At fault"), choices=[], validate_choice=False)
-    parties = FieldList(FormField(PartyForm), min_entries=2, max_entries=8)
+    parties = FieldList(FormField(PartyForm), min_entries=MIN_PLAYERS, max_entries=MAX_PLAYERS)
     version = HiddenField()
     idempotency_key = HiddenField(filters=[key_or_none])
     # the bid the Schreiber confirmed (the button of the question, see asks_bid)
@@ -187,7 +191,7 @@ class HandForm(AppForm):
             declarer_seat=declarer_seat,
             at_fault=None if outcome_fault == declarer else outcome_fault,
             bid=self.bid.data or 0,
-            trump=self.trump.data if self.trump.data in ("E", "G", "H", "S") else None,
+            trump=self.trump.data if self.trump.data in TRUMP_SUITS else None,
             outcome=outcome,
             won=won,
             melds=melds,
@@ -200,12 +204,20 @@ class HandForm(AppForm):
         if self.declarer_of()[0] is None:
             raise ValidationError(_l("Choose the declarer."))
 
+    def outcome_groups(self) -> tuple[list[Any], list[Any]]:
+        """The outcome's buttons: those with a bid (rules.BID_OUTCOMES), then the special games."""
+        buttons = list(self.outcome)
+        return (
+            [b for b in buttons if b.data in BID_OUTCOMES],
+            [b for b in buttons if b.data not in BID_OUTCOMES],
+        )
+
     def validate_outcome(self, field: Field) -> None:
         if field.data not in choice_values(self.outcome.choices):
             raise ValidationError(_l("Choose how the hand went."))
 
     def validate_trump(self, field: Field) -> None:
-        if self.outcome.data in ("played", "forfeit") and field.data not in ("E", "G", "H", "S"):
+        if self.outcome.data in TRUMP_OUTCOMES and field.data not in TRUMP_SUITS:
             raise ValidationError(_l("Choose the trump suit."))
 
     def validate_won(self, field: Field) -> None:
@@ -275,7 +287,7 @@ class HandForm(AppForm):
         if ruleset is not None:
             melds = [line.form.melds.data or 0 for line in self.parties]
             typed = [i for i, line in enumerate(self.parties) if line.form.melds.data]
-            trump = self.trump.data if self.trump.data in ("E", "G", "H", "S") else None
+            trump = self.trump.data if self.trump.data in TRUMP_SUITS else None
             for error in meld_total_errors(ruleset, trump, melds, typed):
                 number = error.params["party"]
                 if isinstance(number, int):
@@ -377,6 +389,10 @@ def _formdata(data: HandInput) -> MultiDict[str, Any]:
         elif took is True and not tricks:
             pairs.append((f"parties-{i}-took_zero", "y"))
     return MultiDict(pairs)
+
+
+TRUMP_SUITS = tuple(suit.value for suit in Suit)
+"""The trump as the form sends it: a suit's letter (rules.Suit)."""
 
 
 def read_bid(ruleset: Ruleset, bid: Any) -> Any:

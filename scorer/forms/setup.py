@@ -32,7 +32,7 @@ from ..house_rules import (
     RuleOption,
     rule_value,
 )
-from ..rules import PRESETS, SPECIAL_GAMES, Rank, RulesError, Ruleset, check_table
+from ..rules import MAX_PLAYERS, PRESETS, SPECIAL_GAMES, Rank, RulesError, Ruleset, check_table
 from ..services import clean_name
 from .base import (
     AppForm,
@@ -63,7 +63,7 @@ class NewMatchForm(AppForm):
     players = FieldList(
         StringField(_l("Player"), [Optional(), Length(max=40), printable]),
         min_entries=3,
-        max_entries=8,
+        max_entries=MAX_PLAYERS,
     )
     preset = SelectField(
         _l("Preset"),
@@ -78,11 +78,11 @@ class NewMatchForm(AppForm):
             # not posted at all when the table plays without teams; checked in the view
             validate_choice=False,
         ),
-        max_entries=8,
+        max_entries=MAX_PLAYERS,
     )
     first_dealer = SelectField(
         _l("First dealer (Geber)"),
-        choices=choice_list((str(i), str(i + 1)) for i in range(8)),
+        choices=choice_list((str(i), str(i + 1)) for i in range(MAX_PLAYERS)),
         default="0",
     )
     stake = StringField(_l("Stake (€)"), [Optional(), Length(max=10), printable])

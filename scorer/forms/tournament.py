@@ -28,7 +28,7 @@ from ..rules import RulesError, Ruleset
 from ..rules.tournament import table_ruleset
 from ..rules.tournament import tournament_ruleset as played_in_a_tournament
 from ..services.tournaments import entrants, setup
-from ..words import rules_message
+from ..words import fee_schedule, rules_message
 from .base import AppForm, WholeNumberField, choice_list, euros_to_cents, key_or_none, printable
 from .setup import rule_changes
 
@@ -142,7 +142,7 @@ class TournamentForm(AppForm):
         self.rounds.data = tournament.rounds
         self.deals.data = ruleset.deals
         self.entry_fee.data = fee_text(tournament.entry_fee_cents)
-        self.fee_schedule.data = tournament.fee_schedule
+        self.fee_schedule.data = fee_schedule(tournament.fee_schedule)
         self.tie_break.data = tournament.tie_break
         self.public_url.data = tournament.public_url
 
@@ -179,18 +179,29 @@ PLAYER_ACTIONS: tuple[tuple[str, Any], ...] = (
 
 
 class PlayerActionForm(AppForm):
-    """A tap on a player's row; ``number`` only with ``check_in`` (empty: the next free one)."""
+    """A tap on a player's row; ``number`` only with ``check_in`` (empty: the next free one).
+
+    ``sure`` is "1" once the organiser has answered the question a withdrawal asks
+    first ("Wirklich abmelden?"): a mis-tap next to a name acts on nothing.
+    """
 
     action = SelectField(choices=choice_list(PLAYER_ACTIONS))
     number = WholeNumberField(_l("Start number"), low=1, high=entrants.MAX_NUMBER)
+    sure = HiddenField()
+
+
+class EveryonePresentForm(AppForm):
+    """Check in every player registered and not present; ``sure``: asked once, answered."""
+
+    sure = HiddenField()
 
 
 class ImportForm(AppForm):
     """A list of names: pasted (one per line, ``Name; Verein``) or a CSV or Excel file."""
 
     text = TextAreaField(
-        _l("Paste names"),
+        _l("or paste names"),
         [Optional(), Length(max=200_000)],
         description=_l("one player per line; a club or town after a semicolon: Anna Maier; TSV"),
     )
-    file = FileField(_l("or a file: CSV or Excel (.xlsx)"))
+    file = FileField(_l("The club's list: an Excel file (.xlsx) or CSV"))

@@ -39,21 +39,28 @@ class ReplaceLinkForm(AppForm):
 
 
 class CloseForm(AppForm):
-    """Close the round; ``warned``: the unsigned tables the page warned of ("4,7")."""
+    """Close the round; ``warned``: the unsigned tables the page warned of ("4,7").
+
+    ``sure`` is "1" on the page that asked "Close round n?" (a round is closed only
+    after that question, answered); ``back``: the page the organiser came from (the
+    board or the tournament's page), where the answer goes.
+    """
 
     warned = HiddenField()
+    sure = HiddenField()
+    back = HiddenField()
 
 
 def table_numbers(text: str | None) -> set[int]:
     """The table numbers of a ``warned`` field ("4,7"); anything else is left out.
 
-    >>> sorted(table_numbers("4, 7,x,,99999999999999999999"))
+    >>> sorted(table_numbers("4, 7,x,,99999999999999999999,²"))
     [4, 7]
     """
     return {
         int(part)
         for part in (text or "").split(",")
-        if part.strip().isdigit() and len(part.strip()) < 7
+        if part.strip().isdecimal() and len(part.strip()) < 7
     }
 
 

@@ -145,11 +145,15 @@ class Bonus:
         return f"{self.kind} {self.amount}" if self.kind in ("per_player", "flat") else self.kind
 
 
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+"""A table seats 2 to 8 players: the two-player game up to two full decks' worth (section 1)."""
+
 MAX_TARGET = 100_000
 """The highest target: a table that wants no end by points sets it this high."""
 
 INT_RANGES: dict[str, tuple[int, int]] = {
-    "players": (2, 8),
+    "players": (MIN_PLAYERS, MAX_PLAYERS),
     "team_size": (1, 2),
     "last_trick": (0, MAX_POINTS),
     "min_bid": (0, MAX_POINTS),

@@ -63,7 +63,7 @@ from functools import lru_cache
 from typing import TypeGuard
 
 from .errors import BidError, RulesError, TrickError
-from .ruleset import SPECIAL_GAMES, Bonus, Ruleset, deck
+from .ruleset import MAX_PLAYERS, MIN_PLAYERS, SPECIAL_GAMES, Bonus, Ruleset, deck
 
 MAX_BID = 10_000
 """The highest bid accepted: far above any real hand, low enough to catch a typo."""
@@ -85,6 +85,9 @@ REASONS: tuple[str, ...] = (
 
 BID_OUTCOMES: tuple[str, ...] = ("played", "gone_off", "forfeit")
 """The outcomes that carry a bid (the special games have their own value, open play none)."""
+
+TRUMP_OUTCOMES: tuple[str, ...] = ("played", "forfeit")
+"""The outcomes played in the trump the declarer named (going off ends the hand before play)."""
 
 
 @dataclass(frozen=True)
@@ -513,7 +516,7 @@ def settle(
     ((0, 0, 0), (1, 0, 1))
     """
     outcome = _resolve_outcome(ruleset, outcome)
-    if not _is_int(players) or not 2 <= players <= 8:
+    if not _is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise RulesError("2 to 8 players are dealt in, not {players}", players=players)
     melds_in = _int_list(melds, "melds")
     tricks_in = _int_list(tricks, "trick points")

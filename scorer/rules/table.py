@@ -19,11 +19,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .errors import RulesError
-from .ruleset import Ruleset
+from .ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 
 
 def _check_seats(seats: object) -> int:
-    if not isinstance(seats, int) or isinstance(seats, bool) or not 2 <= seats <= 8:
+    if (
+        isinstance(seats, bool)
+        or not isinstance(seats, int)
+        or not MIN_PLAYERS <= seats <= MAX_PLAYERS
+    ):
         raise RulesError("a table has 2 to 8 seats, not {seats}", seats=seats)
     return seats
 

@@ -30,7 +30,7 @@ from ..resources import RELEASE, release_key
 from ..rules import Ruleset
 from .errors import BackupError, Said
 from .errors import Said as _
-from .starting import storable
+from .starting import MAX_SESSION_HANDS, storable
 from .writes import MAX_MATCH_HANDS, hand_entered, party_lines
 
 FORMAT = "scorer-backup"
@@ -40,8 +40,6 @@ MAX_SESSIONS = 2000
 MAX_MATCHES = 200
 MAX_HANDS = MAX_MATCH_HANDS
 """Hands of one match in a file."""
-MAX_SESSION_HANDS = 1000
-"""Hands of one session, over all its matches."""
 MAX_FILE_HANDS = 2000
 """Hands of a whole file."""
 MAX_DEPTH = 20
@@ -137,6 +135,8 @@ def _hand(hand: Hand) -> dict[str, Any]:
 
 # what a key of the file is called where a message names it (as the pages call it)
 FIELDS: dict[str, Said] = {
+    "tournament": _("tournament"),
+    "series": _("series"),
     "name": _("name"),
     "club": _("club or town"),
     "household": _("household"),
@@ -145,6 +145,9 @@ FIELDS: dict[str, Said] = {
     "entry_fee_cents": _("entry fee"),
     "fee_schedule": _("lost-game money"),
     "held_on": _("date"),
+    "place": _("venue"),
+    "joke_prize": _("prize for the last place"),
+    "retired_links": _("replaced links"),
     "rounds": _("rounds"),
     "rounds_planned": _("rounds"),
     "tie_break": _("tie-break"),

@@ -21,9 +21,12 @@ from .unit import use_case
 
 MAX_NAME = 40
 MAX_TITLE = 80
-NEW_MATCH_BELOW = 500
-"""A session starts another match only while it holds fewer hands than this, so a
-session stays under the 1,000 hands a backup import takes."""
+MAX_SESSION_HANDS = 1000
+"""Hands of one session, over all its matches, that a backup file takes."""
+NEW_MATCH_BELOW = MAX_SESSION_HANDS // 2
+"""A session starts another match only while it holds fewer hands than this (500), so
+that the session, its last match played out, stays under the hands a backup import takes
+(a storage limit, not a rule of the game)."""
 # control characters (PostgreSQL refuses NUL in text, the others are no part of a name)
 # and lone surrogates (not encodable as UTF-8); tab, line feed and carriage return are
 # allowed where free text may hold them (a backup's history)

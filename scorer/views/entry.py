@@ -36,7 +36,7 @@ from ..rules import (
     players_dealt_in,
 )
 from ..services import Sheet
-from ..services.tournaments.tables import header_of
+from ..services.tournaments.port import table_header
 from ..web import is_htmx, render
 from ..words import rules_message
 
@@ -110,7 +110,7 @@ def entry_context(
         "undo": ConfirmForm(formdata=None, version=str(match.version)) if saved_row else None,
         "target_note": _target_note(sheet),
         # a table of a tournament: its round, table, deal and the players' confirmations
-        "tournament_table": header_of(match),
+        "tournament_table": table_header(match),
     }
     if sheet.ruleset.open_play and not sheet.finished:
         context.update(two_player_context(match, sheet))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-from datetime import date
 from typing import Any
 
 from flask import Blueprint, abort, flash, g, make_response, request, session, url_for
@@ -27,30 +26,9 @@ from ..rules import PRESETS, RulesError, Ruleset, check_teams
 from ..web import go_to, render
 from ..words import rules_message
 from .entry import entry_context
+from .recent import recent, remember
 
 bp = Blueprint("matches", __name__)
-
-RECENT_KEY = "recent"
-SEEN_KEY = "seen"  # the day the cookie was last sent (it lives a year from then)
-MAX_RECENT = 20
-
-
-def remember(token: str) -> None:
-    """Remember a session on this device (the home page lists them).
-
-    The cookie is signed and sent again only when the list changes or once a day
-    (``SESSION_REFRESH_EACH_REQUEST`` is off): that keeps its year of life rolling
-    without re-signing it on every load of a match page.
-    """
-    current = session.get(RECENT_KEY, [])
-    wanted = [token, *(t for t in current if t != token)][:MAX_RECENT]
-    today = date.today().isoformat()
-    if wanted != current:
-        session[RECENT_KEY] = wanted
-    if not session.permanent:
-        session.permanent = True
-    if session.get(SEEN_KEY) != today:
-        session[SEEN_KEY] = today
 
 
 def _prepare(form: NewMatchForm, posted: bool) -> None:
@@ -68,7 +46,7 @@ def _prepare(form: NewMatchForm, posted: bool) -> None:
             # drop trailing empty inputs beyond what the preset needs
             while len(form.players) > max(wanted, len([n for n in names if n])):
                 form.players.pop_entry()
-    if form.action.data == "add_player" and len(form.players) < 8:
+    if form.action.data == "add_player" and len(form.players) < form.players.max_entries:
         form.players.append_entry()
     while len(form.team_of) < len(form.players):
         form.team_of.append_entry()
@@ -89,7 +67,7 @@ def _setup_context(form: NewMatchForm, error: str | None = None) -> dict[str, An
         "error": error,
         "groups": RULE_GROUPS,
         "options": RULE_OPTIONS,
-        "players_known": services.known_players(session.get(RECENT_KEY, [])),
+        "players_known": services.known_players(recent()),
         # what each bonus gives at this table, in words by the rules
         "bonus_hints": bonus_hints(form),
     }
@@ -225,5 +203,5 @@ def rules(token: str) -> WerkzeugResponse:
 def players() -> WerkzeugResponse:
     """Names typed before on this device (a datalist for autocomplete)."""
     prefix = request.args.get("q", "")[:40]
-    names = services.known_players(session.get(RECENT_KEY, []), prefix)
+    names = services.known_players(recent(), prefix)
     return render("matches/_players.html", names=names)

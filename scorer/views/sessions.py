@@ -23,7 +23,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 from flask_babel import format_date, gettext
@@ -42,8 +41,8 @@ from ..pdf import PdfBusy, sheets_pdf
 from ..rules import RulesError
 from ..web import render
 from ..words import backup_reason, rules_message
-from .matches import RECENT_KEY, remember
-from .sheets import download, file_name
+from .files import download, file_name
+from .recent import recent, remember
 
 bp = Blueprint("sessions", __name__, cli_group="backup")
 bp.cli.help = "Export and import the backups of the sessions (all of them, or by token)."
@@ -133,7 +132,7 @@ def export(token: str) -> Response:
 @bp.get("/backup.json")
 def export_device() -> Response:
     """Every session this device has opened, as one backup file."""
-    rows = services.device_sessions(list(session.get(RECENT_KEY, [])))
+    rows = services.device_sessions(recent())
     return _json(services.export_sessions(rows), "scorer-backup.json")
 
 

@@ -9,13 +9,13 @@ chart's drawing :mod:`scorer.chart`.
 
 from __future__ import annotations
 
-from flask import Blueprint, session
+from flask import Blueprint
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import services
 from ..chart import of_sheet
 from ..web import render
-from .matches import RECENT_KEY
+from .recent import recent
 
 bp = Blueprint("stats", __name__)
 
@@ -24,7 +24,7 @@ bp = Blueprint("stats", __name__)
 def session_page(token: str) -> WerkzeugResponse:
     """One session's numbers per player, and the device's over all its sessions."""
     row = services.get_session(token)
-    tokens = session.get(RECENT_KEY, [])
+    tokens = recent()
     if row.token not in tokens:
         tokens = [row.token, *tokens]
     return render(
@@ -42,7 +42,7 @@ def device_page() -> WerkzeugResponse:
         "stats/show.html",
         row=None,
         stats=None,
-        device=services.device_stats(session.get(RECENT_KEY, [])),
+        device=services.device_stats(recent()),
     )
 
 

@@ -488,6 +488,7 @@ def test_a_whole_tournament_on_phones_with_a_beamer(
     bid = late.page.locator("#bid").input_value()
     points = round_points(live_server, token, 1)
     organiser.locator("#close-form button[type=submit]").click()
+    organiser.get_by_role("button", name="Ja, Runde 1 abschließen").click()  # asked once
     expect(organiser.locator(".flash-info")).to_have_text("Runde 1 ist abgeschlossen.")
     late.page.locator("#bid").fill(str(int(bid) + 10))
     settled(late.page, f"von {int(bid) + 10}")
@@ -516,6 +517,7 @@ def test_a_whole_tournament_on_phones_with_a_beamer(
     sign_and_check(phones, live_server, token, 2)
     organiser.goto(f"/t/{token}/board")
     organiser.locator("#close-form button[type=submit]").click()
+    organiser.get_by_role("button", name="Ja, Runde 2 abschließen").click()
     expect(organiser.locator(".flash-info")).to_have_text("Runde 2 ist abgeschlossen.")
     expect(beamer.locator(".pub-status")).to_have_text("Endstand")
 

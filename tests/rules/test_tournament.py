@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from scorer.rules import RulesError
 from scorer.rules.tournament import draw, lost_game_fee, prizes, rank, repeats, table_sizes
+from scorer.rules.tournament import place_prizes as rules_place_prizes
 
 Round = Sequence[Sequence[int]]
 
@@ -478,9 +479,11 @@ def test_prizes_example() -> None:
     }
 
 
-def test_prizes_round_down_and_skip_those_beyond_the_shares() -> None:
+def test_prizes_hand_out_the_shares_to_the_cent_and_skip_those_beyond_them() -> None:
+    """65 % of 99.99 € is 64.99 € (64.9935 rounded down): 29.99 + 19.99 + 14.99 = 64.97,
+    the two cents left go to the places that lost the most of a cent, the better first."""
     result = prizes(Decimal("99.99"), SHARES, {"a": 1, "b": 2, "c": 3, "d": 4})
-    assert result == {"a": Decimal("29.99"), "b": Decimal("19.99"), "c": Decimal("14.99")}
+    assert result == {"a": Decimal("30.00"), "b": Decimal("20.00"), "c": Decimal("14.99")}
 
 
 @pytest.mark.parametrize(
@@ -531,9 +534,14 @@ def test_prizes_neither_lose_nor_create_money(
 ) -> None:
     places = rank({f"p{i}": p for i, p in enumerate(points)})
     result = prizes(fund, shares, places)
-    place_prizes = [
-        (fund * share).quantize(Decimal("0.01"), rounding=ROUND_DOWN) for share in shares
-    ]
+    # each place its exact share rounded down or up, together the fund times the shares
+    # rounded down (the whole fund when the shares make 100 %)
+    place_prizes = rules_place_prizes(fund, shares)
+    for prize, share in zip(place_prizes, shares, strict=True):
+        assert abs(prize - fund * share) < Decimal("0.01")
+    assert sum(place_prizes, Decimal(0)) == (fund * sum(shares, Decimal(0))).quantize(
+        Decimal("0.01"), rounding=ROUND_DOWN
+    )
     groups: dict[int, list[str]] = {}
     for player, place in places.items():
         groups.setdefault(place, []).append(player)

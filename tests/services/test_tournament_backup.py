@@ -278,7 +278,7 @@ R1T1 = "tournament.rounds.0.tables.0"
         (f"{T}.rounds.1.number", 3, "not numbered"),
         (f"{R1T1}.players.0", 77, "start number 77 is no player"),
         (f"{R1T1}.players", [1, 1, 3], "sits at two tables"),
-        (f"{R1T1}.link_number", 3, "retired_links"),
+        (f"{R1T1}.link_number", 3, "replaced links"),
         (f"{R1T1}.confirmations.0.player", 99, "player"),
         (f"{R1T1}.match.hands.0.parties.0.points", 9999, "the rules give"),
         (f"{R1T1}.match.ruleset", None, "rules is missing or invalid"),

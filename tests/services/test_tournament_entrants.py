@@ -117,6 +117,45 @@ def test_next_free_number_fills_gaps(in_app: Flask) -> None:
     assert entrants.check_in(tournament, players[3]).number == 4
 
 
+def test_everyone_present_numbers_a_list_in_its_order(in_app: Flask) -> None:
+    """Issue 30: a list checked in at once keeps the file's order for the start numbers,
+    whatever order the names sort in and whoever came to the door first."""
+    tournament = empty()
+    door = entrants.register(tournament, "Zora", present=True)  # came first: number 1
+    names = ["Xaver Ott", "Berta Alt", "Martin Kern", "Anna Zeh", "Carl Bühler"]
+    entrants.register_many(tournament, [(name, "") for name in names])
+    entrants.check_in(tournament, named(tournament, "Martin Kern"), 7)  # a typed number
+    entrants.withdraw(tournament, door)  # not drawn yet: checked out, number 1 free again
+    version = tournament.version
+    done = entrants.check_in_all(tournament)
+    assert [e.name for e in done] == ["Zora", "Xaver Ott", "Berta Alt", "Anna Zeh", "Carl Bühler"]
+    assert [e.number for e in done] == [1, 2, 3, 4, 5]
+    assert named(tournament, "Martin Kern").number == 7
+    assert all(e.from_round == 1 for e in tournament.entrants)
+    assert tournament.version == version + 1
+    assert entrants.check_in_all(tournament) == []  # a second tap changes nothing
+    assert tournament.version == version + 1
+    assert entrants.count(tournament).present == 6
+
+
+def test_everyone_present_after_round_1_are_late_arrivals(in_app: Flask) -> None:
+    tournament = tournament_with(6, rounds_=2)
+    drawn(tournament, 1)
+    entrants.register_many(tournament, [("Paul", ""), ("Olga", ""), ("Nina", "")])
+    done = entrants.check_in_all(tournament)
+    assert [(e.name, e.number, e.from_round) for e in done] == [
+        ("Paul", 7, 2),
+        ("Olga", 8, 2),
+        ("Nina", 9, 2),
+    ]
+    last = tournament_with(3, rounds_=1, name="Kurz")
+    drawn(last, 1)
+    entrants.register(last, "Spät")
+    with pytest.raises(RulesError, match="all 1 rounds are drawn"):
+        entrants.check_in_all(last)
+    assert named(last, "Spät").number is None
+
+
 def test_a_number_typed_twice_says_who_has_it(in_app: Flask) -> None:
     tournament = empty()
     anna = entrants.register(tournament, "Anna Maier", present=True, number=12)

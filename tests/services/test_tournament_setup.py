@@ -50,7 +50,7 @@ def test_create_with_own_rules_and_money(in_app: Flask) -> None:
         4,
     )
     assert tournament.entry_fee_cents == 750 and tournament.tie_break is False
-    assert tournament.fee_schedule == "0,50; 1,00 ab 5"
+    assert tournament.fee_schedule == "0.50; 1.00 from 5"  # typed in German, kept in English
     assert tournament.public_url == "http://192.168.4.1:5000"
 
 

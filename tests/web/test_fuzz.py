@@ -614,6 +614,6 @@ def test_a_huge_number_is_refused_in_the_users_language(client: Any) -> None:
     response = client.post(f"/m/{token}/hands", data=data, headers={"Accept-Language": "de"})
     assert response.status_code == 422
     page = response.get_data(as_text=True)
-    assert "Bitte eine ganze Zahl von 0 bis 10000 eingeben." in page
+    assert "ist kein Reizwert: Reizwerte gehen von 150 bis 10000." in page
     assert "9" * 309 in page  # what was typed stays in the field
     assert hand_count(client.application, token) == 0

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import io
 import itertools
-import re
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +19,9 @@ from flask.testing import FlaskClient
 from pypdf import PdfReader
 
 from scorer.pdf.tournament import slipframe, slipgrid
+from tests.pdf_words import MM, Box, pdf_words
 from tests.tournament_builders import drawn, tournament_with
 
-MM = 72 / 25.4
 LEFT_MARGIN_MM = 12.0
 TOP_MARGIN_MM = 14.0
 
@@ -43,24 +41,9 @@ def slips_pdf(app: Flask, client: FlaskClient, players: int, deals: int = 3) -> 
     return response.data
 
 
-Box = tuple[int, float, float, float, float, str]
-
-
 def word_boxes(data: bytes, tmp_path: Path) -> list[Box]:
     """Every word: page, left, top, right, bottom (mm from the page's corner), text."""
-    path = tmp_path / "slips.pdf"
-    path.write_bytes(data)
-    html = subprocess.run(
-        ["pdftotext", "-bbox", str(path), "-"], capture_output=True, check=True, text=True
-    ).stdout
-    found = []
-    for page, body in enumerate(html.split("<page ")[1:]):
-        for x0, y0, x1, y1, word in re.findall(
-            r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<', body
-        ):
-            box = [float(v) / MM for v in (x0, y0, x1, y1)]
-            found.append((page, box[0], box[1], box[2], box[3], word))
-    return found
+    return pdf_words(data, tmp_path, MM)
 
 
 def deal_numbers(found: list[Box]) -> list[Box]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -172,6 +174,53 @@ def test_a_hostile_file_is_refused_in_both_languages(
     assert "Nothing was restored" in page_text(upload(client, raw, "en"))
     german = page_text(upload(client, raw, "de"))  # (the new sentence: once translations merge)
     assert "Nichts" in german or "Nothing was restored" in german
+    assert tournament_count(app) == before
+
+
+@pytest.mark.parametrize(
+    ("change", "english", "german"),
+    [
+        (
+            lambda d: d["tournament"].pop("entry_fee_cents"),
+            "tournament: entry fee is missing or invalid",
+            "Turnier: Startgeld fehlt oder ist ungültig",
+        ),
+        (
+            lambda d: d["tournament"].update(entry_fee_cents="5 €"),
+            "tournament: entry fee is missing or invalid",
+            "Turnier: Startgeld fehlt oder ist ungültig",
+        ),
+        (
+            lambda d: d["tournament"]["entrants"][8].update(name="Eva\x07Maier"),
+            "tournament, player 9, name: control characters",
+            "Turnier, Spieler 9, Name: Steuerzeichen",
+        ),
+        (
+            lambda d: d["tournament"].update(place="Rößle\x1b"),
+            "tournament, venue: control characters",
+            "Turnier, Ort: Steuerzeichen",
+        ),
+    ],
+)
+def test_a_refused_restore_names_the_place_as_the_organiser_knows_it(
+    app: Flask, client: FlaskClient, change: Any, english: str, german: str
+) -> None:
+    """Issue 30: "'entry_fee_cents'" and "tournament.entrants.10.name" are what the
+    organiser should never read; the entry fee and the player's number in the list are."""
+    data = good_file(app, client)
+    change(data)
+    raw = json.dumps(data).encode()
+    before = tournament_count(app)
+    for lang, words in (("en", english), ("de", german)):
+        response = upload(client, raw, lang)
+        assert response.status_code == 422
+        html = response.get_data(as_text=True)
+        said = re.search(r'id="restore-error">([^<]*)<', html)
+        assert said is not None
+        message = unescape(said[1])
+        assert words in message
+        for internal in ("entry_fee_cents", "entrants", "10", ".name", "'"):
+            assert internal not in message
     assert tournament_count(app) == before
 
 

@@ -191,6 +191,39 @@ def test_junk_in_the_close_form_only_asks_again(
     assert "Close round 1 anyway" in page_text(asked)
 
 
+def test_closing_a_signed_round_asks_once(app: Flask, client: FlaskClient) -> None:
+    """Issue 30: a tap on "Close round 1" asks first, even with every table signed."""
+    token = with_round(app, hands=None)
+    for number in (1, 2, 3):
+        confirm_all(app, token, number)
+    board = client.get(f"/t/{token}/board").get_data(as_text=True)
+    asked = client.post(f"/t/{token}/rounds/1/close", data=form_data(board, "close-form"))
+    assert asked.status_code == 200
+    text = page_text(asked)
+    assert "Close round 1?" in text and "Every table is done and signed." in text
+    assert "Yes, close round 1" in text and "Back, do not close" in text
+    with app.app_context():
+        assert the(token).round_rows[0].closed_at is None
+    sure = form_data(asked.get_data(as_text=True), "close-confirm")
+    assert sure == {"warned": "", "sure": "1", "back": f"/t/{token}/board"}
+    closed = client.post(f"/t/{token}/rounds/1/close", data=sure)
+    assert closed.headers["Location"] == f"/t/{token}/board"
+    assert "Round 1 is closed." in after(client, closed)
+    with app.app_context():
+        assert the(token).round_rows[0].closed_at is not None
+
+
+@pytest.mark.parametrize("back", ["//evil.example/x", "https://evil.example/", "/\\evil"])
+def test_the_close_goes_back_only_to_this_site(app: Flask, client: FlaskClient, back: str) -> None:
+    token = with_round(app, hands=None)
+    for number in (1, 2, 3):
+        confirm_all(app, token, number)
+    closed = client.post(
+        f"/t/{token}/rounds/1/close", data={"warned": "", "sure": "1", "back": back}
+    )
+    assert closed.headers["Location"] == f"/t/{token}/board"
+
+
 def test_the_next_round_is_drawn_from_the_board(app: Flask, client: FlaskClient) -> None:
     token = with_round(app, hands=None)
     with app.app_context():
@@ -198,7 +231,7 @@ def test_the_next_round_is_drawn_from_the_board(app: Flask, client: FlaskClient)
             confirm = the(token).round_rows[0].tables[number - 1]
             for player in confirm.players:
                 tables.confirm(confirm, player)
-    client.post(f"/t/{token}/rounds/1/close", data={"warned": ""})
+    client.post(f"/t/{token}/rounds/1/close", data={"warned": "", "sure": "1"})
     board = client.get(f"/t/{token}/board").get_data(as_text=True)
     data = form_data(board, "draw-form")
     assert data == {"number": "2", "back": f"/t/{token}/board"}
@@ -540,7 +573,11 @@ def test_every_organiser_form_carries_its_csrf_token(csrf_app: Flask) -> None:
     )
     assert corrected.status_code == 303
     board = client.get(f"/t/{token}/board").get_data(as_text=True)
-    closed = client.post(f"/t/{token}/rounds/1/close", data=form_data(board, "close-form"))
+    asked = client.post(f"/t/{token}/rounds/1/close", data=form_data(board, "close-form"))
+    assert asked.status_code == 200 and "Close round 1?" in page_text(asked)
+    closed = client.post(
+        f"/t/{token}/rounds/1/close", data=form_data(asked.get_data(as_text=True), "close-confirm")
+    )
     assert "Round 1 is closed." in after(client, closed)
     refused = client.post(f"/t/{token}/rounds/1/close", data={"warned": ""})
     assert refused.status_code == 400  # no token: the form has expired

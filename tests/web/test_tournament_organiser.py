@@ -15,10 +15,10 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from scorer.extensions import db
-from scorer.services.tournaments import entrants, setup
+from scorer.services.tournaments import entrants, setup, tables
 from scorer.tournament_models import Tournament
 from tests.builders import HX, csrf_token_from, form_data, page_text
-from tests.tournament_builders import drawn, tournament_with
+from tests.tournament_builders import drawn, play_table, tournament_with
 
 TOKEN_IN = re.compile(r"/t/([A-Za-z0-9_-]{16,})$")
 
@@ -132,7 +132,7 @@ def test_create_with_the_defaults_goes_home(app: Flask, client: FlaskClient) -> 
     row = only(app)
     assert row["token"] == token and row["fee"] == 750 and row["place"] == "Festhalle"
     assert row["ruleset"].preset == "turnier" and row["ruleset"].deals == 12
-    assert row["schedule"] == "0,50; 1,00 ab 5"
+    assert row["schedule"] == "0.50; 1.00 from 5"  # kept in one syntax: every backup reads it
     home = client.get(f"/t/{token}").get_data(as_text=True)
     assert "Diesen Link aufheben: wer ihn hat, leitet das Turnier." in home
     assert f"/t/{token}/qr/organiser.svg" in home
@@ -159,6 +159,65 @@ def test_create_with_custom_rules(app: Flask, client: FlaskClient) -> None:
     assert (ruleset.deals, ruleset.min_bid, ruleset.round_tricks) == (9, 200, False)
     assert (ruleset.players, ruleset.end, ruleset.dealer_sits_out) == (3, "deals", False)
     assert row["rounds"] == 4 and row["tie_break"] is False and row["schedule"] == "1.00"
+
+
+@pytest.mark.parametrize(
+    ("lang", "typed", "shown"),
+    [
+        ("de", "0,50; 1,00 ab 5", "0,50; 1,00 ab 5"),
+        ("de", "0.50; 1.00 from 5", "0,50; 1,00 ab 5"),
+        ("de", "0,3;0,6 ab 4", "0,30; 0,60 ab 4"),
+        ("en", "0,50; 1,00 ab 5", "0.50; 1.00 from 5"),
+        ("en", "0.50; 1.00 from 5", "0.50; 1.00 from 5"),
+    ],
+)
+def test_the_lost_game_schedule_speaks_the_users_language(
+    app: Flask, client: FlaskClient, lang: str, typed: str, shown: str
+) -> None:
+    """Issue 30: typed in either syntax, kept in one (English), shown in the user's."""
+    default = form_data(client.get(f"/t/new?lang={lang}").get_data(as_text=True))
+    assert default["fee_schedule"] == ("0,50; 1,00 ab 5" if lang == "de" else "0.50; 1.00 from 5")
+    token = create(client, lang=lang, fee_schedule=typed)
+    stored = only(app)["schedule"]
+    assert "," not in stored and "ab" not in stored
+    home = page_text(client.get(f"/t/{token}?lang={lang}"))
+    assert shown in home
+    with app.app_context():
+        entrants.register(setup.get_tournament(token), "Anna", present=True)
+    assert shown in page_text(client.get(f"/t/{token}/money?lang={lang}"))
+    assert settings_form(client, token, lang)["fee_schedule"] == shown
+    other = "en" if lang == "de" else "de"
+    assert settings_form(client, token, other)["fee_schedule"] == (
+        shown.replace(",", ".").replace("ab", "from")
+        if other == "en"
+        else shown.replace(".", ",").replace("from", "ab")
+    )
+    # saving the settings unchanged keeps the stored form
+    data = settings_form(client, token, lang)
+    data["action"] = "save"
+    assert client.post(f"/t/{token}/settings?lang={lang}", data=data).status_code == 303
+    assert only(app)["schedule"] == stored
+    if "t_public.rules" in app.view_functions:
+        with app.app_context():
+            view = setup.get_tournament(token).view_token
+        assert shown in page_text(client.get(f"/p/{view}/rules?lang={lang}"))
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("de", "keine Staffel"), ("en", "not a lost-game schedule")],
+)
+def test_a_schedule_neither_syntax_reads_is_refused_in_the_users_language(
+    app: Flask, client: FlaskClient, lang: str, words: str
+) -> None:
+    response = client.post(
+        f"/t/new?lang={lang}", data=new_form(client, lang, fee_schedule="0,50 oder 1 ab fünf")
+    )
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert words in errors_of(html)
+    assert form_data(html, "tournament-form")["fee_schedule"] == "0,50 oder 1 ab fünf"
+    assert count(app) == 0
 
 
 @pytest.mark.parametrize(
@@ -305,7 +364,7 @@ def test_home_shows_the_rounds_and_the_draw(app: Flask, client: FlaskClient) -> 
         drawn(setup.get_tournament(token))
     html = client.get(f"/t/{token}").get_data(as_text=True)
     assert "Runde 1" in html and "2 Tische" in html
-    assert "Erst Runde 1 in der Übersicht abschließen" in html
+    assert "Erst Runde 1 abschließen, dann die nächste auslosen." in html
     if "t_rounds.round_page" in app.view_functions:
         assert f"/t/{token}/rounds/1" in html
 
@@ -417,3 +476,82 @@ def test_home_counts_checked_in_players(app: Flask, client: FlaskClient) -> None
         entrants.register(tournament, "Dora")
     text = page_text(client.get(f"/t/{token}").get_data(as_text=True))
     assert "4 angemeldet" in text and "3 anwesend" in text
+
+
+# -- closing the round from the organiser's page (issue 30) ----------------------------------
+
+
+def round_played(app: Flask, *, sign: bool = True, tables_done: int = 3) -> str:
+    """Nine players, round 1 of 2 drawn; ``tables_done`` tables played out (and signed)."""
+    with app.app_context():
+        tournament = tournament_with(9, rounds_=2)
+        row = drawn(tournament)
+        for table in row.tables[:tables_done]:
+            play_table(table)
+            if sign:
+                for player in table.players:
+                    tables.confirm(table, player)
+        return str(tournament.token)
+
+
+def test_the_round_is_closed_from_the_organisers_page(app: Flask, client: FlaskClient) -> None:
+    token = round_played(app)
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    text = page_text(html)
+    assert "Runde 1 abschließen" in text and "Alle Tische sind fertig und unterschrieben." in text
+    assert "Erst Runde 1 abschließen, dann die nächste auslosen." in text
+    assert re.search(
+        r'<button type="submit" class="block" disabled aria-describedby="draw-waits"', html
+    )
+    data = form_data(html, "home-close-form")
+    assert data == {"warned": "", "back": f"/t/{token}"}
+    asked = client.post(f"/t/{token}/rounds/1/close", data=data)
+    assert asked.status_code == 200 and "Runde 1 abschließen?" in page_text(asked)
+    with app.app_context():
+        assert setup.get_tournament(token).round_rows[0].closed_at is None
+    question = asked.get_data(as_text=True)
+    assert f'href="/t/{token}"' in question  # "Zurück" leads where the tap was
+    closed = client.post(f"/t/{token}/rounds/1/close", data=form_data(question, "close-confirm"))
+    assert closed.status_code == 303 and closed.headers["Location"] == f"/t/{token}"
+    home = client.get(f"/t/{token}").get_data(as_text=True)
+    assert "Runde 1 ist abgeschlossen." in page_text(home)
+    assert 'id="home-close-form"' not in home
+    assert re.search(r"<button[^>]*>Runde 2 auslosen</button>", home)
+    assert not re.search(r"<button[^>]*disabled[^>]*>Runde 2 auslosen", home)
+
+
+def test_the_organisers_page_says_why_the_round_cannot_be_closed(
+    app: Flask, client: FlaskClient
+) -> None:
+    token = round_played(app, tables_done=1)
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    assert "Tische 2, 3 spielen noch" in page_text(html)
+    assert re.search(
+        r'<button type="submit" class="primary block" disabled aria-describedby="close-why">'
+        r"Runde 1 abschließen",
+        html,
+    )
+    refused = client.post(f"/t/{token}/rounds/1/close", data=form_data(html, "home-close-form"))
+    assert refused.status_code == 303
+    assert "Tische 2, 3 sind noch nicht fertig" in page_text(
+        client.get(refused.headers["Location"])
+    )
+    with app.app_context():
+        assert setup.get_tournament(token).round_rows[0].closed_at is None
+
+
+def test_unsigned_tables_are_named_on_the_organisers_page_and_asked_about(
+    app: Flask, client: FlaskClient
+) -> None:
+    token = round_played(app, sign=False)
+    client.set_cookie("lang", "en")
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    assert "Tables 1, 2, 3 have not confirmed their results with every player" in page_text(html)
+    data = form_data(html, "home-close-form")
+    assert data["warned"] == "1,2,3"
+    asked = client.post(f"/t/{token}/rounds/1/close", data=data)
+    assert "Close round 1 anyway" in page_text(asked)
+    closed = client.post(
+        f"/t/{token}/rounds/1/close", data=form_data(asked.get_data(as_text=True), "close-confirm")
+    )
+    assert "Round 1 is closed." in page_text(client.get(closed.headers["Location"]))

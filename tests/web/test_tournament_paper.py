@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import fcntl
 import io
-import re
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +22,7 @@ from scorer.extensions import db
 from scorer.services.tournaments import board, rounds, setup
 from scorer.tournament_models import Tournament
 from tests.builders import fresh_app, page_text
+from tests.pdf_words import Box, pdf_words
 from tests.tournament_builders import a_hand, drawn, play_round, tournament_with
 
 A4 = (595.28, 841.89)
@@ -89,20 +88,9 @@ def size_of(reader: PdfReader, page: int = 0) -> tuple[float, float]:
     return round(float(box.width), 1), round(float(box.height), 1)
 
 
-def words(data: bytes, tmp_path: Path) -> list[tuple[int, float, float, float, float, str]]:
-    """Every word with its page and box (pdftotext -bbox)."""
-    path = tmp_path / "words.pdf"
-    path.write_bytes(data)
-    html = subprocess.run(
-        ["pdftotext", "-bbox", str(path), "-"], capture_output=True, check=True, text=True
-    ).stdout
-    found = []
-    for page, body in enumerate(html.split("<page ")[1:]):
-        for x0, y0, x1, y1, word in re.findall(
-            r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<', body
-        ):
-            found.append((page, float(x0), float(y0), float(x1), float(y1), word))
-    return found
+def words(data: bytes, tmp_path: Path) -> list[Box]:
+    """Every word with its page and box in points (pdftotext -bbox)."""
+    return pdf_words(data, tmp_path)
 
 
 # -- table cards -----------------------------------------------------------------------

@@ -300,13 +300,21 @@ def test_late_arrival_and_withdrawal_between_rounds(app: Flask, client: FlaskCli
     assert "ab Runde 2" in html
     anna = entrant_id(app, token, "Anna")
     assert tap(client, token, anna, "check_out", headers=HX).status_code == 422
-    assert tap(client, token, anna, "withdraw").status_code == 303
+    asked = tap(client, token, anna, "withdraw")  # asked once: a mis-tap signs nobody off
+    assert asked.status_code == 303 and people(app, token)["Anna"] == (1, 1, None)
+    question = client.get(asked.headers["Location"]).get_data(as_text=True)
+    assert "Anna wirklich abmelden?" in page_text(question)
+    row = question.split(f'id="p-{anna}"', 1)[1].split("</li>", 1)[0]
+    assert re.search(r'<button type="submit" class="danger" name="action" value="withdraw"', row)
+    sure = form_data(row) | {"action": "withdraw"}  # the button "Ja, abmelden"
+    assert sure["sure"] == "1" and sure["csrf_token"]
+    assert client.post(f"/t/{token}/players/{anna}", data=sure).status_code == 303
     assert people(app, token)["Anna"] == (1, 1, 2)
     html = client.get(f"/t/{token}/players").get_data(as_text=True)
     assert "abgemeldet vor Runde 2" in html and 'value="rejoin"' in html
     assert tap(client, token, anna, "rejoin").status_code == 303
     assert people(app, token)["Anna"] == (1, 1, None)
-    tap(client, token, anna, "withdraw")
+    client.post(f"/t/{token}/players/{anna}", data={"action": "withdraw", "sure": "1"})
     with app.app_context():
         tournament = setup.get_tournament(token)
         from scorer.services.tournaments import rounds
@@ -499,3 +507,151 @@ def test_tournament_rows_are_untouched_by_a_bad_request(app: Flask, client: Flas
         assert setup.get_tournament(token).version == version
         assert db.session.query(Entrant).count() == 2
         assert db.session.query(Tournament).count() == 1
+
+
+# -- issue 30: a list first, everyone present at once, rows that read as the state -------------
+
+
+def test_the_list_import_is_first_and_open_until_players_are_in(
+    app: Flask, client: FlaskClient
+) -> None:
+    token = new(app)
+    html = client.get(f"/t/{token}/players").get_data(as_text=True)
+    assert html.index('id="import"') < html.index('id="register"') < html.index('id="list"')
+    assert re.search(r'<details class="card t-import" id="import"\s+open', html)
+    assert "Noch keine Spieler: oben eine Liste übernehmen oder Namen eintippen." in page_text(html)
+    client.post(f"/t/{token}/players/import", data={"text": "Anna Maier\nBert Huber"})
+    html = client.get(f"/t/{token}/players").get_data(as_text=True)
+    assert html.index('id="import"') < html.index('id="register"')
+    assert re.search(r'<details class="card t-import" id="import">', html)  # folded, on top
+
+
+def test_everyone_present_asks_once_and_numbers_in_the_files_order(
+    app: Flask, client: FlaskClient
+) -> None:
+    token = new(app)
+    register(client, token, name="Zora")  # at the door first: number 1
+    text = "Name; Verein\nXaver Ott; TSV\nBerta Alt\nMartin Kern\nAnna Zeh; SV\n"
+    client.post(f"/t/{token}/players/import", data={"text": text})
+    page = client.get(f"/t/{token}/players").get_data(as_text=True)
+    assert "Alle anwesend (4)" in page_text(page)
+    asked = client.post(f"/t/{token}/players/present", data={})
+    assert asked.status_code == 303
+    assert asked.headers["Location"].endswith("?ask=all#everyone")
+    assert all(
+        number is None for name, (number, *_) in people(app, token).items() if name != "Zora"
+    )
+    question = client.get(asked.headers["Location"]).get_data(as_text=True)
+    text_ = page_text(question)
+    assert "Alle 4 Spieler als da markieren?" in text_ and "Reihenfolge der Liste" in text_
+    sure = form_data(question, "everyone-form")
+    assert sure["sure"] == "1"
+    done = client.post(f"/t/{token}/players/present", data=sure)
+    shown = page_text(client.get(done.headers["Location"]).get_data(as_text=True))
+    assert "4 Spieler sind jetzt da, nummeriert in der Reihenfolge der Liste ab 2." in shown
+    numbers = {name: number for name, (number, _r, _w) in people(app, token).items()}
+    assert numbers == {"Zora": 1, "Xaver Ott": 2, "Berta Alt": 3, "Martin Kern": 4, "Anna Zeh": 5}
+    assert "Alle anwesend" not in shown  # nobody left to mark
+    again = client.post(f"/t/{token}/players/present", data=sure)
+    assert "Alle Angemeldeten sind schon da." in page_text(
+        client.get(again.headers["Location"]).get_data(as_text=True)
+    )
+
+
+def test_everyone_present_needs_the_form_token(csrf_app: Flask) -> None:
+    client = csrf_app.test_client()
+    token = new(csrf_app, 3)
+    assert client.post(f"/t/{token}/players/present", data={"sure": "1"}).status_code == 400
+    assert all(number is None for number, *_ in people(csrf_app, token).values())
+    page = client.get(f"/t/{token}/players?ask=all").get_data(as_text=True)
+    response = client.post(f"/t/{token}/players/present", data=form_data(page, "everyone-form"))
+    assert response.status_code == 303
+    assert sorted(number for number, *_ in people(csrf_app, token).values()) == [1, 2, 3]
+
+
+def test_everyone_present_in_english(app: Flask, client: FlaskClient) -> None:
+    token = new(app, 1)
+    client.set_cookie("lang", "en")
+    text = page_text(client.get(f"/t/{token}/players?ask=all"))
+    assert "Mark 1 player as present?" in text and "Yes, all present" in text
+
+
+def row_of(html: str, who: int) -> str:
+    return html.split(f'id="p-{who}"', 1)[1].split("</li>", 1)[0]
+
+
+def test_the_rows_show_the_state_and_their_buttons_name_the_action(
+    app: Flask, client: FlaskClient
+) -> None:
+    with app.app_context():
+        tournament = tournament_with(6, rounds_=3)
+        token = tournament.token
+        drawn(tournament)
+        entrants.register(tournament, "Zenzi")  # registered, not here
+        entrants.register(tournament, "Ulla", present=True)  # a late arrival, not drawn
+    anna, zenzi, ulla = (entrant_id(app, token, n) for n in ("Anna", "Zenzi", "Ulla"))
+    client.post(
+        f"/t/{token}/players/{entrant_id(app, token, 'Bertl')}",
+        data={"action": "withdraw", "sure": "1"},
+    )
+    html = client.get(f"/t/{token}/players").get_data(as_text=True)
+    drawn_row, absent_row, late_row = row_of(html, anna), row_of(html, zenzi), row_of(html, ulla)
+    gone_row = row_of(html, entrant_id(app, token, "Bertl"))
+    # the visible words are the state; the accessible name is what a tap does
+    assert re.search(
+        r'aria-label="da – Anna abmelden"><span aria-hidden="true">✓</span> da<', drawn_row
+    )
+    assert re.search(r'aria-label="nicht da – Zenzi als da markieren">nicht da<', absent_row)
+    assert re.search(
+        r'aria-label="da – Ulla als nicht da markieren"><span[^>]*>✓</span> da<', late_row
+    )
+    assert re.search(r'aria-label="abgemeldet – Bertl wieder anmelden[^"]*">abgemeldet<', gone_row)
+    client.set_cookie("lang", "en")
+    html = client.get(f"/t/{token}/players").get_data(as_text=True)
+    assert 'aria-label="not here – mark Zenzi as present">not here<' in row_of(html, zenzi)
+    assert 'aria-label="here – sign Anna off (withdraw)"' in row_of(html, anna)
+
+
+def test_a_withdrawal_tap_with_htmx_asks_in_the_row(app: Flask, client: FlaskClient) -> None:
+    with app.app_context():
+        tournament = tournament_with(6, rounds_=3)
+        token = tournament.token
+        drawn(tournament)
+    anna = entrant_id(app, token, "Anna")
+    asked = tap(client, token, anna, "withdraw", headers=HX)
+    html = asked.get_data(as_text=True)
+    assert asked.status_code == 200 and "<html" not in html
+    assert "Anna wirklich abmelden?" in page_text(html)
+    assert "Ab Runde 2 nicht mehr ausgelost; die Punkte bisher bleiben." in page_text(html)
+    assert 'name="sure" value="1"' in html and "Ja, abmelden" in html
+    assert people(app, token)["Anna"] == (1, 1, None)
+    sure = form_data(html) | {"action": "withdraw"}
+    done = client.post(f"/t/{token}/players/{anna}", data=sure, headers=HX)
+    assert done.status_code == 200 and ">abgemeldet<" in done.get_data(as_text=True)
+    assert people(app, token)["Anna"] == (1, 1, 2)
+    # a check-out (not drawn yet) is one tap: nothing is lost, a tap brings it back
+    zenzi = None
+    with app.app_context():
+        zenzi = entrants.register(setup.get_tournament(token), "Zenzi", present=True).id
+    assert tap(client, token, zenzi, "check_out").status_code == 303
+    assert people(app, token)["Zenzi"] == (None, None, None)
+
+
+@pytest.mark.parametrize("sure", ["", "0", "\x00", "1" * 400, "ja"])
+def test_everyone_present_without_the_answer_only_asks(
+    app: Flask, client: FlaskClient, sure: str
+) -> None:
+    token = new(app, 3)
+    response = client.post(f"/t/{token}/players/present", data={"sure": sure})
+    assert response.status_code == 303 and "ask=all" in response.headers["Location"]
+    assert all(number is None for number, *_ in people(app, token).values())
+
+
+@pytest.mark.parametrize("ask", ["\x00", "9" * 400, "-1", "alle", "²", "2147483648"])
+def test_a_junk_question_in_the_address_shows_the_page(
+    app: Flask, client: FlaskClient, ask: str
+) -> None:
+    token = new(app, 2, present=1)
+    response = client.get(f"/t/{token}/players", query_string={"ask": ask})
+    assert response.status_code == 200
+    assert "wirklich abmelden" not in page_text(response)

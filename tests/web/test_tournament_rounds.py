@@ -340,7 +340,7 @@ ORGANISER_FIELDS = {
     "t_rounds.draw": ["number", "back"],
     "t_rounds.redraw": ["attempt"],
     "t_rounds.replace_link": ["link"],
-    "t_rounds.close": ["warned"],
+    "t_rounds.close": ["warned", "sure", "back"],
     "t_corrections.update": [*HAND_KEYS, "version"],
     "t_corrections.strike": ["version"],
     "t_corrections.restore": ["version"],

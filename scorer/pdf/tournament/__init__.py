@@ -195,10 +195,13 @@ def shortened(text: str, most: int) -> str:
     return text if len(text) <= most else text[: most - 1].rstrip() + "…"
 
 
-def render_document(template: str, *, title: str, **context: Any) -> bytes:
-    """``pdf/tournament/<template>`` as PDF bytes (fonts, page numbers and title for ``@page``)."""
+def render_document(
+    template: str, *, title: str, folder: str = TEMPLATES, **context: Any
+) -> bytes:
+    """``<folder>/<template>`` (``pdf/tournament`` unless said) as PDF bytes: the fonts, the
+    page numbers and the title for ``@page``, the words every printout uses."""
     html = render_template(
-        f"{TEMPLATES}/{template}",
+        f"{folder}/{template}",
         fonts=font_urls(),
         page_numbers=page_numbers(),
         title=title,

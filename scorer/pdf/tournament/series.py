@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import render_template
 from flask_babel import gettext, ngettext
 
-from ...words import signed
-from ..layout import css_string, page_numbers, render_pdf
-from ..resources import font_urls
-from . import points_text, shortened
+from . import render_document, shortened
 
-TEMPLATE = "tournaments/series/ranking_pdf.html"
+FOLDER = "tournaments/series"
+TEMPLATE = "ranking_pdf.html"
+TEMPLATE_PATH = f"{FOLDER}/{TEMPLATE}"
+"""Below the app's template folder (the PDF cache's key holds its digest)."""
 PORTRAIT_EVENINGS = 6
 """Up to this many evenings the ranking fits A4 portrait; more turn the page."""
 
@@ -38,16 +37,11 @@ def counting_text(standing: Any) -> str:
 def series_ranking(standing: Any) -> bytes:
     """The series ranking (``SeriesStandings``) as PDF bytes."""
     title = f"{shortened(standing.name, 44)} · {gettext('Series ranking')}"
-    html = render_template(
+    return render_document(
         TEMPLATE,
-        fonts=font_urls(),
-        page_numbers=page_numbers(),
+        folder=FOLDER,
         title=title,
-        css_title=css_string(title),
-        signed=signed,
-        points_text=points_text,
         standing=standing,
         counting=counting_text(standing),
         landscape=len(standing.held) > PORTRAIT_EVENINGS,
     )
-    return render_pdf(html)

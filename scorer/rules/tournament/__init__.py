@@ -8,8 +8,10 @@ with the tie-break; :func:`lost_game`), :mod:`.money` (:func:`lost_game_fee`
 prices a player's lost games on the organiser's schedule; :func:`prizes`
 shares the prize fund among the places), :mod:`.results` (a table's result:
 the paper slip, who may sign, the order of the places), :mod:`.tables` (the ruleset of a
-tournament's tables), :mod:`.series` (the Binokel-Cup) and :mod:`.names` (the
-same person across evenings).  Every public name is here, as the contract names it.
+tournament's tables), :mod:`.series` (the Binokel-Cup), :mod:`.names` (the
+same person across evenings) and :mod:`.numbers` (:func:`start_numbers`: the lowest
+free start numbers, in the order of the check-in).  Every public name is here, as the
+contract names it.
 
 >>> table_sizes(10)
 (4, 3, 3)
@@ -30,6 +32,7 @@ from .draw import (
 from .money import (
     CENT,
     MAX_SHARES,
+    SCHEDULE_SYNTAX,
     item_prizes,
     last_place,
     lost_game_fee,
@@ -39,8 +42,10 @@ from .money import (
     prize_shares,
     prizes,
     round_fees,
+    write_schedule,
 )
 from .names import alike_names, name_key
+from .numbers import start_numbers
 from .ranking import lost_game, rank, ranking
 from .results import (
     MAX_SLIP_POINTS,
@@ -65,6 +70,7 @@ __all__ = [
     "MAX_SHARES",
     "MAX_SLIP_POINTS",
     "PODIUM",
+    "SCHEDULE_SYNTAX",
     "SEARCH_ATTEMPTS",
     "SEARCH_BUDGET",
     "SERIES_COUNTING",
@@ -94,8 +100,10 @@ __all__ = [
     "round_fees",
     "series_evenings",
     "series_ranking",
+    "start_numbers",
     "table_results",
     "table_ruleset",
     "table_sizes",
     "tournament_ruleset",
+    "write_schedule",
 ]

@@ -50,6 +50,37 @@ def _schedule(schedule: str) -> tuple[tuple[int, Decimal], ...]:
     return tuple(steps)
 
 
+SCHEDULE_SYNTAX: dict[str, tuple[str, str]] = {"en": (".", "from"), "de": (",", "ab")}
+"""How a language writes a lost-game schedule: its decimal mark and its word for "from".
+
+The parser reads both everywhere; :func:`write_schedule` writes one.  English is
+the stored (canonical) form, so that every backup reads the same."""
+
+
+def write_schedule(schedule: str, language: str = "en") -> str:
+    """A lost-game schedule (in either syntax) as ``language`` writes it.
+
+    English (``"0.50; 1.00 from 5"``) is the canonical form the tournament keeps;
+    another language known to :data:`SCHEDULE_SYNTAX` gets its decimal mark and
+    word, an unknown one English.  Prices are written to the cent, a free game as 0.
+
+    >>> write_schedule("0,5; 1 ab 5")
+    '0.50; 1.00 from 5'
+    >>> write_schedule("0.50; 1.00 from 5", "de")
+    '0,50; 1,00 ab 5'
+    >>> write_schedule("€ 0 ;0.5 from 3", "fr")
+    '0; 0.50 from 3'
+    """
+    if not isinstance(schedule, str):
+        raise RulesError("'{schedule}' is not a lost-game schedule", schedule=schedule)
+    mark, word = SCHEDULE_SYNTAX.get(language, SCHEDULE_SYNTAX["en"])
+    parts = []
+    for position, (start, amount) in enumerate(_schedule(schedule)):
+        price = "0" if amount == 0 else f"{amount.quantize(CENT)}".replace(".", mark)
+        parts.append(price if position == 0 and start == 1 else f"{price} {word} {start}")
+    return "; ".join(parts)
+
+
 def lost_game_fee(lost: int, schedule: str) -> Decimal:
     """What ``lost`` lost games cost on ``schedule``, to the cent.
 

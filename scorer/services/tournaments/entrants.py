@@ -24,7 +24,7 @@ from sqlalchemy import func, select
 
 from ...extensions import db
 from ...rules import RulesError
-from ...rules.tournament import table_sizes
+from ...rules.tournament import start_numbers, table_sizes
 from ...tournament_models import Entrant, Tournament, TournamentTable
 from ..errors import NotFound
 from ..starting import storable
@@ -229,10 +229,45 @@ def _check_number(tournament: Tournament, number: int, entrant: Entrant | None =
         )
 
 
+def _taken(tournament: Tournament) -> set[int]:
+    return {e.number for e in tournament.entrants if e.number is not None}
+
+
 def next_free_number(tournament: Tournament) -> int:
-    """The lowest start number nobody has."""
-    taken = {e.number for e in tournament.entrants if e.number is not None}
-    return next(n for n in range(1, len(taken) + 2) if n not in taken)
+    """The lowest start number nobody has (the rules' ``start_numbers``)."""
+    return start_numbers(_taken(tournament), 1)[0]
+
+
+def absent(tournament: Tournament) -> list[Entrant]:
+    """The players registered and not checked in (not withdrawn), in the order they were
+    registered: a list's players in the list's order."""
+    waiting = [e for e in tournament.entrants if e.number is None and e.withdrawn_before is None]
+    return sorted(waiting, key=lambda e: (e.id is None, e.id or 0))
+
+
+@use_case
+def check_in_all(tournament: Tournament) -> list[Entrant]:
+    """Check in every player registered and not present ("everyone present"), committed.
+
+    The start numbers follow the order of registration, so a list imported from a
+    file keeps the file's order (the rules' ``start_numbers``: the lowest free
+    numbers, in order).  Nothing to check in changes nothing.
+    """
+    waiting = absent(tournament)
+    if not waiting:
+        return []
+    _check_in_allowed(tournament)
+    numbers = start_numbers(_taken(tournament), len(waiting))
+    first = next_round(tournament)
+    # Two tabs at once: the later one's guarded bump (or the unique start number) loses,
+    # and the unit of work runs this again on the players as they are now.
+    for entrant, number in zip(waiting, numbers, strict=True):
+        _check_number(tournament, number, entrant)
+        entrant.number = number
+        entrant.from_round = first
+    bump(tournament)
+    db.session.flush()
+    return waiting
 
 
 @use_case

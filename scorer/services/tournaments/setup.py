@@ -19,7 +19,7 @@ from sqlalchemy import bindparam, select, update
 from ...extensions import db
 from ...models import utcnow
 from ...rules import MAX_AMOUNT_CENTS, PRESETS, RulesError, Ruleset
-from ...rules.tournament import check_tournament_ruleset, lost_game_fee, table_ruleset
+from ...rules.tournament import check_tournament_ruleset, table_ruleset, write_schedule
 from ...tournament_models import Round, Tournament
 from ..errors import NotFound
 from ..starting import storable
@@ -36,6 +36,8 @@ MAX_ROUNDS = 12
 MAX_ENTRY_FEE_CENTS = MAX_AMOUNT_CENTS
 """The highest entry fee (the rules' highest amount, 1000 €): more is a typing mistake."""
 MAX_SCHEDULE = 60
+DEFAULT_SCHEDULE = "0.50; 1.00 from 5"
+"""The lost-game money a new tournament starts with (€0.50 a lost game, €1.00 from the fifth)."""
 MAX_PUBLIC_URL = 200
 
 # http(s)://host[:port], nothing after it but a slash: the address the phones reach
@@ -76,18 +78,23 @@ def check_ruleset(ruleset: Ruleset) -> Ruleset:
 
 
 def check_fee_schedule(schedule: str) -> str:
-    """The lost-game schedule as stored (spaces folded); RulesError when the rules cannot read it.
+    """The lost-game schedule as stored; RulesError when the rules cannot read it.
 
-    The rules read both languages ("0,50; 1,00 ab 5" and "0.50; 1.00 from 5"),
-    so it is kept as the organiser typed it.
+    The rules read both languages ("0,50; 1,00 ab 5" and "0.50; 1.00 from 5");
+    it is kept in the English syntax (``write_schedule``), so that every backup
+    and every earlier release reads it; the pages show it in the user's language.
     """
     text = " ".join(str(schedule).split())
     if len(text) > MAX_SCHEDULE:
         raise RulesError(
             "the lost-game schedule is longer than {most} characters", most=MAX_SCHEDULE
         )
-    lost_game_fee(0, text)
-    return text
+    stored = write_schedule(text)
+    if len(stored) > MAX_SCHEDULE:
+        raise RulesError(
+            "the lost-game schedule is longer than {most} characters", most=MAX_SCHEDULE
+        )
+    return stored
 
 
 def check_public_url(url: str) -> str:
@@ -172,7 +179,7 @@ def create_tournament(
     ruleset: Ruleset | None = None,
     rounds: int = 3,
     entry_fee_cents: int = 0,
-    fee_schedule: str = "0.50; 1.00 from 5",
+    fee_schedule: str = DEFAULT_SCHEDULE,
     tie_break: bool = False,
     public_url: str = "",
     idempotency_key: str | None = None,

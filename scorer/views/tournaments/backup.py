@@ -38,8 +38,8 @@ from ...services.tournaments import series as cups
 from ...services.tournaments import setup
 from ...web import go_to, render, upload_limit
 from ...words import backup_reason
-from ..sheets import download, file_name
-from .organiser import FRESH_KEY, remember
+from ..files import download, file_name
+from .shared import FRESH_KEY, remember
 
 bp = Blueprint("t_backup", __name__, cli_group="tournament")
 bp.cli.help = "Export and restore a tournament's or a series' backup file."

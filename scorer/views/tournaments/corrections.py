@@ -31,7 +31,7 @@ from ...web import go_to, render
 from ...words import rules_message
 from ..entry import entry_context, preview_of, version_of
 from ..hands import save_from_form
-from .rounds import page_context
+from .shared import page_context
 
 bp = Blueprint("t_corrections", __name__)
 

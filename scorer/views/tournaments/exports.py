@@ -35,8 +35,8 @@ from ...services.tournaments.published import fresh_standings
 from ...services.tournaments.standings import Standings
 from ...spreadsheet import csv_cell
 from ...tournament_models import Tournament
-from ..sheets import download, file_name
-from .organiser import day_text
+from ..files import download, file_name
+from .shared import day_text
 
 bp = Blueprint("t_export", __name__)
 

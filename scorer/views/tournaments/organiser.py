@@ -14,7 +14,7 @@ from datetime import date
 from typing import Any
 
 from flask import Blueprint, abort, flash, request, session, url_for
-from flask_babel import format_date, gettext, ngettext
+from flask_babel import gettext
 from werkzeug.routing import BuildError
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -26,42 +26,22 @@ from ...forms.tournament import (
     TournamentForm,
     tournament_ruleset,
 )
+from ...forms.tournament_rounds import CloseForm
 from ...house_rules import house_rules, ruleset_line
 from ...rules import RulesError, Ruleset
 from ...rules.tournament import table_ruleset
 from ...services import ConflictError
+from ...services.tournaments import board as boards
 from ...services.tournaments import entrants, setup
 from ...tournament_models import Tournament
 from ...web import go_to, render
-from ...words import rules_message
+from ...words import fee_schedule, rules_message
 from . import links, printouts
+from .shared import FRESH_KEY, day_text, remember, remembered, tables_text, url_or_none
 
 bp = Blueprint("t_organiser", __name__)
 
-TOURNAMENTS_KEY = "tournaments"
-"""The session's list of organiser tokens this device has opened (newest first)."""
-FRESH_KEY = "t_fresh"
-"""The tournament just created: its home page shows the organiser link large, once."""
-MAX_REMEMBERED = 20
 QR_KINDS = ("public", "organiser")
-
-
-def remember(token: str) -> None:
-    """Remember a tournament on this device (the home page lists "My tournaments")."""
-    current = session.get(TOURNAMENTS_KEY, [])
-    if not isinstance(current, list):
-        current = []
-    wanted = [token, *(t for t in current if t != token)][:MAX_REMEMBERED]
-    if wanted != current:
-        session[TOURNAMENTS_KEY] = wanted
-    if not session.permanent:
-        session.permanent = True
-
-
-def remembered() -> list[str]:
-    """The organiser tokens this device remembers."""
-    tokens = session.get(TOURNAMENTS_KEY, [])
-    return [t for t in tokens if isinstance(t, str)] if isinstance(tokens, list) else []
 
 
 @bp.app_template_global("my_tournaments")
@@ -69,14 +49,6 @@ def my_tournaments() -> list[tuple[Tournament, str]]:
     """The tournaments this device organises, with their dates in words (the app's home page
     lists them; a template global, so the match's home page imports nothing of the tournament)."""
     return [(t, day_text(t.held_on)) for t in setup.recent_tournaments(remembered())]
-
-
-def url_or_none(endpoint: str, **values: Any) -> str | None:
-    """``url_for`` of a page another part of the tournament builds; None while it is missing."""
-    try:
-        return url_for(endpoint, **values)
-    except BuildError:
-        return None
 
 
 def public_link(tournament: Tournament) -> str | None:
@@ -143,7 +115,7 @@ def new() -> WerkzeugResponse:
     form = TournamentForm() if posted else TournamentForm(formdata=None)
     if not posted:
         form.held_on.data = date.today().isoformat()
-        form.fee_schedule.data = gettext("0.50; 1.00 from 5")
+        form.fee_schedule.data = fee_schedule(setup.DEFAULT_SCHEDULE)
     if not form.idempotency_key.data:
         # one per rendered form: the same form sent twice makes one tournament
         form.idempotency_key.data = secrets.token_urlsafe(16)
@@ -210,23 +182,21 @@ def _next_draw(tournament: Tournament, counted: entrants.Count) -> dict[str, Any
     }
 
 
-def tables_text(sizes: tuple[int, ...]) -> str:
-    """A round's tables in words: "2 tables of 4, 3 tables of 3"."""
-    fours, threes = sizes.count(4), sizes.count(3)
-    parts = []
-    if fours:
-        parts.append(ngettext("%(num)s table of 4", "%(num)s tables of 4", fours))
-    if threes:
-        parts.append(ngettext("%(num)s table of 3", "%(num)s tables of 3", threes))
-    return ", ".join(parts)
-
-
-def day_text(held_on: str) -> str:
-    """The tournament's date as people write it ("Samstag, 8. November 2025")."""
-    try:
-        return str(format_date(date.fromisoformat(held_on), "full")) if held_on else ""
-    except ValueError:
-        return held_on
+def _closing(tournament: Tournament) -> dict[str, Any] | None:
+    """The round open now and whether it can be closed from here (if not, why): the
+    organiser is told to close it before the next draw, so the button is beside that."""
+    row = setup.current_round(tournament)
+    if row is None or row.closed_at is not None:
+        return None
+    shown = boards.board(tournament)
+    here = url_for("t_organiser.home", token=tournament.token)  # its message in sight
+    return {
+        "number": row.number,
+        "action": url_or_none("t_rounds.close", token=tournament.token, number=row.number),
+        "unfinished": shown.unfinished,
+        "unsigned": shown.unsigned,
+        "form": CloseForm(formdata=None, warned=",".join(map(str, shown.unsigned)), back=here),
+    }
 
 
 def rules_summary(ruleset: Ruleset) -> dict[str, Any]:
@@ -252,6 +222,7 @@ def home(token: str) -> WerkzeugResponse:
         tables=tables_text(counted.tables) if counted.tables else "",
         rounds=_rounds(tournament),
         next_draw=_next_draw(tournament, counted),
+        closing=_closing(tournament),
         board_url=url_or_none("t_rounds.board", token=tournament.token),
         public_url=public_link(tournament),
         organiser_url=organiser_link(tournament),

@@ -20,14 +20,19 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ... import services
-from ...forms.tournament import ImportForm, PlayerActionForm, PlayerForm
+from ...forms.tournament import (
+    EveryonePresentForm,
+    ImportForm,
+    PlayerActionForm,
+    PlayerForm,
+)
 from ...rules import RulesError
 from ...services.tournaments import entrants, importing, series_people, setup
 from ...tournament_models import Entrant, Tournament
 from ...web import go_to, is_htmx, render
 from ...words import rules_message
 from . import printouts
-from .organiser import remembered, tables_text
+from .shared import remembered, tables_text
 
 bp = Blueprint("t_players", __name__)
 
@@ -57,6 +62,14 @@ def _suggestions(tournament: Tournament) -> list[str]:
     return sorted(out, key=str.casefold)
 
 
+def _asked() -> int | str | None:
+    """What the page asks about (``?ask=``): a player's withdrawal (its id) or "all"."""
+    ask = request.args.get("ask", "")[:12]
+    if ask == "all":
+        return ask
+    return int(ask) if ask.isdecimal() else None
+
+
 def _context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
     query = request.args.get("q", "")[: entrants.MAX_NAME]
     sort = request.args.get("sort", "name")
@@ -75,6 +88,9 @@ def _context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
         "was_drawn": lambda e: entrants.was_drawn(tournament, e),
         "state_of": lambda e: entrants.status(tournament, e),
         "next_number": entrants.next_free_number(tournament),
+        "following": entrants.next_round(tournament),
+        "absent": len(entrants.absent(tournament)),
+        "asking": _asked(),
         "max_lines": importing.MAX_LINES,
         # a series evening: the players whose person is still to be chosen, and the links made
         "series_choices": series_people.choices(tournament),
@@ -104,10 +120,10 @@ def _page(
     )
 
 
-def _back(tournament: Tournament, anchor: str = "") -> str:
+def _back(tournament: Tournament, anchor: str = "", **more: Any) -> str:
     """The players page again, with the search and order the organiser had."""
     args: dict[str, Any] = {k: v[:40] for k in ("q", "sort") if (v := request.args.get(k))}
-    return url_for("t_players.index", token=tournament.token, **args) + anchor
+    return url_for("t_players.index", token=tournament.token, **args, **more) + anchor
 
 
 @bp.get("/t/<token:token>/players")
@@ -188,15 +204,22 @@ def act(token: str, entrant_id: int) -> WerkzeugResponse:
     entrant = entrants.entrant_of(tournament, entrant_id)
     form = PlayerActionForm()
     error = None
+    asking = None
     if form.validate():
-        try:
-            _do(tournament, entrant, form)
-        except RulesError as exc:
-            error = rules_message(exc)
+        if form.action.data == "withdraw" and form.sure.data != "1":
+            asking = entrant.id  # asked once before a player is signed off
+        else:
+            try:
+                _do(tournament, entrant, form)
+            except RulesError as exc:
+                error = rules_message(exc)
     else:
         error = " ".join(str(e) for errors in form.errors.values() for e in errors)
+    if asking is not None and not is_htmx():
+        return go_to(_back(tournament, f"#p-{entrant.id}", ask=asking))
     if is_htmx():
         context = _context(tournament, row_error=error, typed=request.form.get("number", "")[:6])
+        context["asking"] = asking
         return render(
             "tournaments/players/_row_swap.html",
             status=422 if error else 200,
@@ -206,6 +229,35 @@ def act(token: str, entrant_id: int) -> WerkzeugResponse:
     if error:
         flash(f"{entrant.name}: {error}", "error")
     return go_to(_back(tournament, f"#p-{entrant.id}"))
+
+
+@bp.post("/t/<token:token>/players/present")
+def everyone_present(token: str) -> WerkzeugResponse:
+    """Check in every player registered and not present, asked once; the start numbers
+    follow the order of registration (a list's order)."""
+    tournament = setup.get_tournament(token)
+    form = EveryonePresentForm()
+    if not form.validate() or form.sure.data != "1":
+        return go_to(_back(tournament, "#everyone", ask="all"))
+    try:
+        done = entrants.check_in_all(tournament)
+    except RulesError as exc:
+        flash(rules_message(exc), "error")
+        return go_to(_back(tournament))
+    if done:
+        flash(
+            ngettext(
+                "%(num)s player is present now (start number %(first)s).",
+                "%(num)s players are present now, numbered in the order of the list "
+                "from %(first)s on.",
+                len(done),
+                first=done[0].number,
+            ),
+            "ok",
+        )
+    else:
+        flash(gettext("Everyone registered is present already."), "info")
+    return go_to(_back(tournament, "#list"))
 
 
 @bp.route("/t/<token:token>/players/<int:entrant_id>/edit", methods=["GET", "POST"])

@@ -37,7 +37,7 @@ from ...pdf import PdfBusy, cache, making
 from ...pdf import tournament as documents
 from ...services.tournaments import paper, setup
 from ...tournament_models import Round, Tournament
-from ..sheets import download, file_name
+from ..files import download, file_name
 from . import links
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,6 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, abort, flash, request, url_for
 from flask_babel import gettext
-from werkzeug.routing import BuildError
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...forms.tournament_rounds import (
@@ -36,6 +35,7 @@ from ...web import go_to, render, same_site_path
 from ...words import rules_message
 from ..polls import conditional, etag, utc
 from . import links, printouts
+from .shared import page_context
 
 bp = Blueprint("t_rounds", __name__)
 
@@ -44,14 +44,6 @@ POLL = "every 5s"
 
 
 # -- what every organiser page of a round shares ---------------------------------------
-
-
-def link_or_none(endpoint: str, **values: Any) -> str | None:
-    """The address of another part's page, or None while that part is not there."""
-    try:
-        return url_for(endpoint, **values)
-    except BuildError:
-        return None
 
 
 def came_from() -> str | None:
@@ -71,17 +63,6 @@ def round_of(tournament: Tournament, number: int) -> Round:
     if found is None:
         abort(404)
     return found
-
-
-def page_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
-    """The tournament and the organiser's way around (home, players, board, changes)."""
-    return {
-        "tournament": tournament,
-        "home_url": link_or_none("t_organiser.home", token=tournament.token),
-        "players_url": link_or_none("t_players.index", token=tournament.token),
-        "people": {e.id: e for e in tournament.entrants},
-        **extra,
-    }
 
 
 def table_link(tournament: Tournament, table: TournamentTable) -> str:
@@ -126,6 +107,11 @@ def round_page(token: str, number: int) -> WerkzeugResponse:
     row = round_of(tournament, number)
     tables = boards.round_tables(row)
     frozen = row.closed_at is not None or rounds.has_hands(row)
+    # the rules say at which tables the dealer sits out (a table of four)
+    rules_of = {
+        size: setup.table_ruleset_of(tournament, size) for size in {len(t.players) for t in tables}
+    }
+    sits_out = {t.id: rules_of[len(t.players)].dealer_sits_out for t in tables}
     # the paper this page prints, made ahead unless it is kept or under way (after a
     # restart, in another language, or pruned from the cache)
     printouts.prepare_round(tournament, row)
@@ -140,7 +126,8 @@ def round_page(token: str, number: int) -> WerkzeugResponse:
             repeated=rounds.repeated_pairs(tournament, row)
             if row.number > 1 or series_people.met_before(tournament)
             else None,
-            fours=sum(1 for t in tables if len(t.players) == 4),
+            sits_out=sits_out,
+            fours=sum(sits_out.values()),
             frozen=frozen,
             redraw_form=None if frozen else RedrawForm(formdata=None, attempt=row.attempt),
         ),
@@ -302,27 +289,32 @@ def board_live(token: str) -> WerkzeugResponse:
 
 @bp.post("/t/<token:token>/rounds/<int:number>/close")
 def close(token: str, number: int) -> WerkzeugResponse:
-    """Close the round: refused while a table plays, asked again for unsigned tables."""
+    """Close the round, asked once first ("Close round n?", naming the unsigned tables);
+    refused while a table plays.  The answer goes back to the page the button was on."""
     tournament = setup.get_tournament(token)
     row = round_of(tournament, number)
-    here = url_for(".board", token=token)
     form = CloseForm()
     if not form.validate():
         abort(400)
+    here = same_site_path(form.back.data) or url_for(".board", token=token)
     if row.closed_at is not None:
         flash(gettext("Round %(number)s is closed.", number=number), "info")
         return go_to(here)
     shown = boards.board(tournament)
     unsigned = shown.unsigned if shown.row is row else []
-    if not shown.unfinished and set(unsigned) - table_numbers(form.warned.data):
-        # tables not signed that the page did not warn of: asked once more
+    warned = table_numbers(form.warned.data)
+    if not shown.unfinished and (form.sure.data != "1" or set(unsigned) - warned):
+        # asked once; again when tables went unsigned that the question did not name
         return render(
             "tournaments/rounds/close.html",
             **page_context(
                 tournament,
                 row=row,
                 unsigned=unsigned,
-                form=CloseForm(formdata=None, warned=",".join(map(str, unsigned))),
+                back=here,
+                form=CloseForm(
+                    formdata=None, warned=",".join(map(str, unsigned)), sure="1", back=here
+                ),
             ),
         )
     try:

@@ -39,10 +39,10 @@ from ...services.tournaments import series_people, setup
 from ...tournament_models import Series, Tournament
 from ...web import go_to, render
 from ...words import rules_message
+from ..files import download, file_name
 from ..polls import qr_svg, read_only
-from ..sheets import download, file_name
 from . import links
-from .organiser import FRESH_KEY, day_text, remember
+from .shared import FRESH_KEY, day_text, remember
 
 bp = Blueprint("t_series", __name__)
 
@@ -283,7 +283,7 @@ def public(view_token: str) -> WerkzeugResponse:
 
 
 def _template_digest() -> str:
-    path = Path(current_app.template_folder or "") / series_pdf.TEMPLATE
+    path = Path(current_app.template_folder or "") / series_pdf.TEMPLATE_PATH
     return hashlib.sha256(path.read_bytes() if path.is_file() else b"").hexdigest()[:16]
 
 
