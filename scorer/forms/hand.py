@@ -55,6 +55,7 @@ from .base import (
     key_or_none,
     whole_number,
 )
+from .readings import read_bid, read_melds, tens_readings
 
 
 class PartyForm(Form):
@@ -393,58 +394,6 @@ def _formdata(data: HandInput) -> MultiDict[str, Any]:
 
 TRUMP_SUITS = tuple(suit.value for suit in Suit)
 """The trump as the form sends it: a suit's letter (rules.Suit)."""
-
-
-def read_bid(ruleset: Ruleset, bid: Any) -> Any:
-    """A bid typed in tens ("30" for 300) as the bid it means, else as typed.
-
-    A number below the minimum bid is no bid; when ten times it is one, that is
-    what the Schreiber meant (the form shows the reading live, static/scorer.js).
-    """
-    if not isinstance(bid, int) or isinstance(bid, bool) or not 0 < bid < ruleset.min_bid:
-        return bid
-    try:
-        return check_bid(ruleset, bid * 10)
-    except RulesError:
-        return bid
-
-
-# the most numbers a form's reading in tens lists for the page (see tens_readings)
-MAX_READINGS = 1000
-
-
-def tens_readings(ruleset: Ruleset, smallest: int) -> dict[str, dict[str, int]]:
-    """Every number the form reads in tens, and what it reads it as: for the page.
-
-    ``{"bid": {"25": 250, ...}, "melds": {"2": 20, ...}}``, worked out by
-    :func:`read_bid` and :func:`read_melds` themselves, so that static/scorer.js
-    shows the reading while typing without a rule of its own.  A table whose
-    minimum bid would list more than :data:`MAX_READINGS` numbers gets no bid
-    list (the server still reads the bid when it is sent).
-    """
-    low = -(-ruleset.min_bid // 10)
-    bids = range(low, ruleset.min_bid) if ruleset.min_bid - low <= MAX_READINGS else range(0)
-    return {
-        "bid": {str(n): read_bid(ruleset, n) for n in bids if read_bid(ruleset, n) != n},
-        "melds": {
-            str(n): read_melds(smallest, n)
-            for n in range(1, min(smallest, MAX_READINGS))
-            if read_melds(smallest, n) != n
-        },
-    }
-
-
-def read_melds(smallest: int, melds: Any) -> Any:
-    """Melds typed in tens ("10" for 100, "4" for 40) as the melds they mean, else as typed.
-
-    A number below ``smallest`` (the fewest points one meld is worth,
-    :func:`scorer.rules.smallest_meld`) is no meld total; when ten times it is
-    one, that is what the Schreiber meant — as with the bid.  With sevens the
-    Diss is worth 10, so there only "1" to "9" are read in tens.
-    """
-    if not isinstance(melds, int) or isinstance(melds, bool) or not 0 < melds < smallest:
-        return melds
-    return melds * 10 if melds * 10 >= smallest else melds
 
 
 def _took(line: Any) -> bool | None:
