@@ -21,6 +21,7 @@ from scorer import services
 from scorer.extensions import db
 from scorer.models import Match
 from scorer.rules import RulesError
+from scorer.services.tournaments import board as boards
 from scorer.services.tournaments import rounds, setup, tables
 from scorer.tournament_models import Tournament
 from scorer.words import local_time, rules_message
@@ -90,6 +91,30 @@ def test_the_board_shows_every_table(app: Flask, client: FlaskClient) -> None:
     assert "Table 2 done" in text and "not signed by all" in text
     assert "Table 3 Deal 2 of 3" in text
     assert "Table 3 is still playing" in text
+
+
+def test_a_large_board_reads_in_pages_and_counts_every_table(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two tables to a page (a hall: 100): page 2 holds table 3, the counts all three."""
+    monkeypatch.setattr(boards, "BOARD_ROWS", 2)
+    token = with_round(app)
+    play(app, token, 1, 3)
+    first = client.get(f"/t/{token}/board").get_data(as_text=True)
+    assert 'id="board-table-1"' in first and 'id="board-table-2"' in first
+    assert 'id="board-table-3"' not in first
+    assert "Page 1 of 2" in page_text(first)
+    assert "1 of 3 tables done" in page_text(first)
+    second = client.get(f"/t/{token}/board?page=2").get_data(as_text=True)
+    assert 'id="board-table-3"' in second and 'id="board-table-1"' not in second
+    assert "1 of 3 tables done" in page_text(second)
+    # the page polls its own page; a page beyond the last is the last, junk the first
+    assert re.search(r'hx-get="[^"]*board/live\?page=2', second)
+    live = client.get(f"/t/{token}/board/live?page=2", headers=HX).get_data(as_text=True)
+    assert 'id="board-table-3"' in live and 'id="board-table-1"' not in live
+    assert 'id="board-table-3"' in client.get(f"/t/{token}/board?page=99").get_data(as_text=True)
+    junk = client.get(f"/t/{token}/board?page=x%00")
+    assert junk.status_code == 200 and 'id="board-table-1"' in junk.get_data(as_text=True)
 
 
 def test_a_quiet_table_is_flagged(app: Flask, client: FlaskClient) -> None:

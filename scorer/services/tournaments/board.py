@@ -31,6 +31,7 @@ from ..errors import NotFound
 from ..sheets import ruleset_of
 from ..unit import use_case
 from ..writes import touch
+from .public_pages import page_count
 from .setup import bump, current_round
 from .tables import TableState, deals_of, hands_changed, state_of
 
@@ -96,6 +97,33 @@ class Board:
     @property
     def quiet(self) -> list[int]:
         return [t.table.number for t in self.tables if t.quiet_since is not None]
+
+
+BOARD_ROWS = 100
+"""Tables on a page of the board: a hall of 1,000 tables reads in ten pages (what the
+board counts, done, signed, changed and quiet, is over every table)."""
+
+
+@dataclass(frozen=True)
+class BoardPage:
+    """The tables of one page of the board, which page it is and how many there are."""
+
+    tables: tuple[BoardTable, ...]
+    page: int
+    pages: int
+
+
+def page_of(shown: Board, page: int, rows: int | None = None) -> BoardPage:
+    """Page ``page`` (from 1; beyond the last is the last) of the board, balanced.
+
+    >>> from types import SimpleNamespace as B
+    >>> p = page_of(B(tables=tuple(range(250))), 3)
+    >>> (p.page, p.pages, p.tables[0], len(p.tables))
+    (3, 3, 168, 82)
+    """
+    pages, per = page_count(len(shown.tables), rows or BOARD_ROWS)
+    page = max(1, min(page, pages))
+    return BoardPage(shown.tables[(page - 1) * per : page * per], page, pages)
 
 
 def round_tables(row: Round) -> list[TournamentTable]:

@@ -240,6 +240,7 @@ def replace_link(token: str, table_id: int) -> WerkzeugResponse:
 
 def _board_context(tournament: Tournament, tag: str) -> dict[str, Any]:
     shown = boards.board(tournament)
+    page = boards.page_of(shown, request.args.get("page", 1, type=int) or 1)
     row = shown.row
     following = rounds.next_number(tournament)
     here = url_for(".board", token=tournament.token)
@@ -251,6 +252,7 @@ def _board_context(tournament: Tournament, tag: str) -> dict[str, Any]:
     return page_context(
         tournament,
         board=shown,
+        board_page=page,
         row=row,
         poll=POLL,
         shown=etag(tag),
