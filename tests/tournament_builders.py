@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from scorer import services
 from scorer.extensions import db
 from scorer.models import Match
-from scorer.services.tournaments import rounds, setup
+from scorer.services.tournaments import board, rounds, setup, tables
 from scorer.tournament_models import Entrant, Round, Tournament, TournamentTable
 
 NAMES = (
@@ -98,3 +98,41 @@ def play_round(row: Round, hands: int | None = None) -> None:
 def drawn(tournament: Tournament, number: int = 1) -> Round:
     """Round ``number`` drawn."""
     return rounds.draw_round(tournament, number)
+
+
+HALL_NAMES = [
+    "Jörg Müller",
+    "Anna Maier",
+    "Ümit Öztürk",
+    "Hans Mayer",
+    "Zenzi Huber",
+    "Otto Bauer",
+    "Resi Strauß",
+    "Karl Fischer",
+    "Liesl Wagner",
+]
+"""Nine players whose names a search must find however they are typed (umlauts, ß)."""
+
+TABLE_HAND = {
+    "declarer": 0,
+    "bid": 150,
+    "trump": "E",
+    "outcome": "played",
+    "melds": [100, 0, 0],
+    "tricks": [130, 60, 60],
+}
+"""A hand a tournament table's phone enters (the form's fields, tests.builders.enter_hand)."""
+
+
+def signed_and_paper_round(names: Sequence[str] = HALL_NAMES) -> tuple[Tournament, Round]:
+    """Round 1 of nine played out (3 deals): table 1 signed by its three players, table 2
+    typed in from a paper slip (420, -150 with 2 lost games, 90 with 1)."""
+    tournament = tournament_with(list(names), deals=3)
+    row = drawn(tournament)
+    play_round(row, None)
+    first, second = row.tables[0], row.tables[1]
+    for player in first.players:
+        tables.confirm(first, player)
+    slip = dict(zip(second.players, [(420, 0), (-150, 2), (90, 1)], strict=True))
+    board.set_paper(tournament, second, slip)
+    return tournament, row

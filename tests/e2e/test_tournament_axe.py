@@ -15,38 +15,23 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorer.extensions import db
-from scorer.services.tournaments import board, tables
 from tests.e2e.conftest import LiveServer, enlarge_text, fits_width, no_axe_violations
-from tests.tournament_builders import drawn, play_round, tournament_with
+from tests.tournament_builders import (
+    HALL_NAMES,
+    signed_and_paper_round,
+)
 
 pytestmark = pytest.mark.e2e
 
 Shot = Callable[[Any, str], Path]
 BEAMER = {"width": 1920, "height": 1080}
-NAMES = [
-    "Jörg Müller",
-    "Anna Maier",
-    "Ümit Öztürk",
-    "Hans Mayer",
-    "Zenzi Huber",
-    "Otto Bauer",
-    "Resi Strauß",
-    "Karl Fischer",
-    "Liesl Wagner",
-]
+NAMES = HALL_NAMES
 
 
 def evening(live_server: LiveServer) -> tuple[str, str]:
     """Round 1 of nine players played out: table 1 signed, table 2 from a paper slip."""
     with live_server.app.app_context():
-        tournament = tournament_with(NAMES, deals=3)
-        row = drawn(tournament)
-        play_round(row, None)
-        first, second = row.tables[0], row.tables[1]
-        for player in first.players:
-            tables.confirm(first, player)
-        slip = dict(zip(second.players, [(420, 0), (-150, 2), (90, 1)], strict=True))
-        board.set_paper(tournament, second, slip)
+        tournament, _ = signed_and_paper_round(NAMES)
         found = (tournament.token, tournament.view_token)
         db.session.remove()
     return found

@@ -16,10 +16,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorer.extensions import db
-from scorer.services.tournaments import board, tables
 from tests.e2e.conftest import LiveServer, no_axe_violations
 from tests.e2e.test_tournament_axe import BEAMER, NAMES, settled
-from tests.tournament_builders import drawn, play_round, tournament_with
+from tests.tournament_builders import signed_and_paper_round
 
 pytestmark = pytest.mark.e2e
 
@@ -31,14 +30,8 @@ CHANGED = "nach der Unterschrift geändert: neu bestätigen"
 def signed_round(live_server: LiveServer) -> dict[str, Any]:
     """Round 1 of nine played out; table 1 signed by its three players, table 2 on paper."""
     with live_server.app.app_context():
-        tournament = tournament_with(NAMES, deals=3)
-        row = drawn(tournament)
-        play_round(row, None)
-        first, second = row.tables[0], row.tables[1]
-        for player in first.players:
-            tables.confirm(first, player)
-        slip = dict(zip(second.players, [(420, 0), (-150, 2), (90, 1)], strict=True))
-        board.set_paper(tournament, second, slip)
+        tournament, row = signed_and_paper_round(NAMES)
+        first = row.tables[0]
         found = {
             "token": tournament.token,
             "view": tournament.view_token,

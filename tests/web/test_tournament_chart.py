@@ -8,16 +8,9 @@ from flask.testing import FlaskClient
 
 from scorer.chart import chart
 from tests.builders import enter_hand, page_text
-from tests.tournament_builders import drawn, tournament_with
+from tests.tournament_builders import TABLE_HAND, drawn, tournament_with
 
-HAND = {
-    "declarer": 0,
-    "bid": 150,
-    "trump": "E",
-    "outcome": "played",
-    "melds": [100, 0, 0],
-    "tricks": [130, 60, 60],
-}
+HAND = TABLE_HAND
 
 
 def test_a_chart_of_fixed_deals_has_no_target_and_runs_to_the_last_deal() -> None:

@@ -13,19 +13,9 @@ from flask.testing import FlaskClient
 from scorer.extensions import db
 from scorer.services.tournaments import board
 from tests.builders import HX, page_text
-from tests.tournament_builders import drawn, play_round, tournament_with
+from tests.tournament_builders import HALL_NAMES, drawn, play_round, tournament_with
 
-NAMES = [
-    "Jörg Müller",
-    "Anna Maier",
-    "Ümit Öztürk",
-    "Hans Mayer",
-    "Zenzi Huber",
-    "Otto Bauer",
-    "Resi Strauß",
-    "Karl Fischer",
-    "Liesl Wagner",
-]
+NAMES = HALL_NAMES
 
 
 @pytest.fixture

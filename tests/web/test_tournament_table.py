@@ -14,16 +14,9 @@ from scorer.models import Hand, Match
 from scorer.services.tournaments import rounds
 from scorer.tournament_models import Confirmation, Tournament, TournamentTable
 from tests.builders import enter_hand, form_data, page_text
-from tests.tournament_builders import drawn, play_round, tournament_with
+from tests.tournament_builders import TABLE_HAND, drawn, play_round, tournament_with
 
-HAND = {
-    "declarer": 0,
-    "bid": 150,
-    "trump": "E",
-    "outcome": "played",
-    "melds": [100, 0, 0],
-    "tricks": [130, 60, 60],
-}
+HAND = TABLE_HAND
 
 
 @pytest.fixture
