@@ -204,8 +204,9 @@ def test_save_tapped_as_the_live_result_grows(page: Page) -> None:
     hand not saved); it waits until the tap is over."""
     new_table(page)
     fill_hand(page, declarer=0, bid=180, trump="H", melds={0: 40, 1: 20}, tricks={0: 150})
-    # the hint that the trick points of all parties but one are wanted (two missing)
-    live_result(page, "2 (fehlen|are missing)")
+    # the hint that the trick points of all parties but one are wanted: one more to enter
+    # (the third follows from 250)
+    live_result(page, "(noch 1 einzutragen|1 more to enter)")
     hint = page.locator("#live-result").bounding_box()
     preview = HeldAnswers(page, "**/hands/preview")
     page.locator("#parties-1-tricks").fill("60")

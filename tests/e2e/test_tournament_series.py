@@ -136,7 +136,8 @@ def page_ranking(page: Page) -> list[tuple[int, int, str, list[int | None], int,
                 number(place),
                 int(no),
                 tr.locator(".name-text").inner_text().strip(),
-                [None if c == "–" else number(c) for c in middle],
+                # a round from a paper slip: "120✎ (from paper)", the mark and its words cut
+                [None if c == "–" else number(c.split("✎")[0]) for c in middle],
                 number(total),
                 int(lost),
             )
