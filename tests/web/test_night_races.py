@@ -163,7 +163,7 @@ def test_a_redraw_that_reads_before_a_first_hand_is_refused_and_the_hand_stays(
 
 
 def close_post(organiser: FlaskClient, night: dict[str, Any]) -> Any:
-    return organiser.post(f"/t/{night['tournament']}/rounds/1/close", data={"warned": "1,2,3"})
+    return organiser.post(f"/t/{night['tournament']}/rounds/1/close", data={"warned": "1,2,3", "sure": "1"})
 
 
 def strike_last(phone: FlaskClient, night: dict[str, Any]) -> Any:
@@ -408,7 +408,7 @@ def closed_round(app: Flask, players: int = 10) -> dict[str, Any]:
 
 def withdraw_post(organiser: FlaskClient, night: dict[str, Any]) -> Any:
     url = f"/t/{night['tournament']}/players/{night['player']}"
-    return organiser.post(url, data={"action": "withdraw"})
+    return organiser.post(url, data={"action": "withdraw", "sure": "1"})
 
 
 def draw_post(client: FlaskClient, night: dict[str, Any]) -> Any:
