@@ -163,7 +163,8 @@ def test_a_redraw_that_reads_before_a_first_hand_is_refused_and_the_hand_stays(
 
 
 def close_post(organiser: FlaskClient, night: dict[str, Any]) -> Any:
-    return organiser.post(f"/t/{night['tournament']}/rounds/1/close", data={"warned": "1,2,3", "sure": "1"})
+    url = f"/t/{night['tournament']}/rounds/1/close"
+    return organiser.post(url, data={"warned": "1,2,3", "sure": "1"})
 
 
 def strike_last(phone: FlaskClient, night: dict[str, Any]) -> Any:
