@@ -22,6 +22,7 @@ from sqlalchemy import text
 
 from scorer import create_app
 from scorer.extensions import db
+from scorer.services.tournaments import published
 
 
 def _pg_url() -> tuple[str | None, str]:
@@ -72,6 +73,7 @@ def make_app(tmp_path: Path, **extra: Any) -> Flask:
         if PG_URL and app.config["SQLALCHEMY_DATABASE_URI"] == PG_URL:
             db.session.execute(text(EMPTY_SCHEMA))
             db.session.commit()
+            published.forget()  # the same address, a new database
         db.create_all()
     return app
 

@@ -98,6 +98,14 @@ _MEMORIES: dict[str, _Memory] = {}
 _MEMORIES_LOCK = threading.Lock()
 
 
+def forget() -> None:
+    """Forget what this process remembers of every database: for a database emptied and
+    made anew under the same address (the tests' PostgreSQL schema, its ids from 1 again),
+    whose tournaments would otherwise meet the builds of the ones before."""
+    with _MEMORIES_LOCK:
+        _MEMORIES.clear()
+
+
 def _memory() -> _Memory:
     """This process's memory of the database the app uses (the tests use several)."""
     key = str(db.engine.url)
