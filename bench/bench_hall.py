@@ -37,7 +37,6 @@ import argparse
 import os
 import random
 import re
-import secrets
 import shutil
 import sys
 import tempfile
@@ -77,10 +76,7 @@ def run_step(
     pg: tdb.Postgres, tables: int, binary: str, args: argparse.Namespace, folder: Path
 ) -> Step:
     database = f"hall{tables}"
-    url = pg.fresh(database)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "SECRET_KEY": secrets.token_hex(32)}
-    tdb.migrate(url, env)
-    night = tdb.build_night(url, tables)
+    url, env, night = tdb.fresh_night(pg, database, tables)
     options = ["-w", str(args.workers), "--threads", str(args.threads), "--log-level", "warning"]
     print(
         f"== {tables} tables ({3 * tables} players), gunicorn {' '.join(options[:4])} "

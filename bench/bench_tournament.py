@@ -338,10 +338,7 @@ def step(
 ) -> bool:
     """One tournament size: the load (``--no-load``: none), then the ceiling ratio."""
     database = f"night{tables}"
-    url = pg.fresh(database)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "SECRET_KEY": secrets.token_hex(32)}
-    tdb.migrate(url, env)
-    night = tdb.build_night(url, tables)
+    url, env, night = tdb.fresh_night(pg, database, tables)
     options = ["-w", str(args.workers), "--threads", str(args.threads), "--log-level", "warning"]
     print(
         f"== {tables} tables ({3 * tables} players), {args.servers} × gunicorn "

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import statistics
 import subprocess
@@ -156,6 +157,15 @@ class Night:
     numbers: list[int]
     seconds: float  # to create it, register the players and draw round 1
     token: str = ""  # the organiser's link (the board)
+
+
+def fresh_night(pg: Postgres, database: str, tables: int) -> tuple[str, dict[str, str], Night]:
+    """A fresh ``database`` migrated with a tournament of ``tables`` tables, round 1 drawn
+    (:func:`build_night`): its URL, the environment the app serves it with, the night."""
+    url = pg.fresh(database)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SECRET_KEY": secrets.token_hex(32)}
+    migrate(url, env)
+    return url, env, build_night(url, tables)
 
 
 def build_night(
