@@ -16,6 +16,11 @@ table link while the table saved a hand) or refuses with the reason the new
 state gives (a redraw once a table has entered a hand).  A form that carries
 the version it showed is refused on the retry by its own version check
 (``ConflictError``), as it should be: the Schreiber has to look first.
+
+What follows a commit — paper to make, a state to push, a cache to drop — is
+announced by the use case (:func:`announce`) and handled once after the commit
+(:mod:`scorer.services.bus`); the events of an attempt that is rolled back or run
+again go with it.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import ObjectDeletedError
 
 from ..extensions import db
+from . import bus
 from .errors import ConflictError
 
 P = ParamSpec("P")
@@ -40,6 +46,7 @@ ATTEMPTS = 4
 _RETRY_STATES = {"40001", "40P01"}  # serialization failure, deadlock detected
 
 _UNIT = "scorer.unit"
+_EVENTS = "scorer.unit.events"
 
 
 class LostRace(ConflictError):
@@ -53,6 +60,18 @@ class LostRace(ConflictError):
 def in_unit() -> bool:
     """Whether a unit of work is open on this request's database session."""
     return bool(db.session().info.get(_UNIT))
+
+
+def announce(event: object) -> None:
+    """Have ``event`` handled once after the enclosing use case commits (:mod:`.bus`).
+
+    Outside a unit of work there is no commit to wait for: it is handled at once.
+    """
+    session = db.session()
+    if session.info.get(_UNIT):
+        session.info.setdefault(_EVENTS, []).append(event)
+    else:
+        bus.handle([event])
 
 
 def _lost(exc: BaseException) -> bool:
@@ -81,12 +100,13 @@ def unit_of_work(*, keep_loaded: bool = False) -> Callable[[Callable[P, T]], Cal
                 return inner(*args, **kwargs)  # part of the enclosing use case
             for attempt in range(1, ATTEMPTS + 1):
                 session.info[_UNIT] = True
+                session.info[_EVENTS] = []
                 try:
                     result = inner(*args, **kwargs)
                     if keep_loaded:
                         session.expire_on_commit = False
                     session.commit()
-                    return result
+                    events = session.info.get(_EVENTS, [])
                 except ObjectDeletedError as exc:
                     # a row this request had read was deleted by another one meanwhile
                     session.rollback()
@@ -97,9 +117,13 @@ def unit_of_work(*, keep_loaded: bool = False) -> Callable[[Callable[P, T]], Cal
                         raise
                     if attempt == ATTEMPTS:
                         raise ConflictError() from exc
+                    continue
                 finally:
                     session.info.pop(_UNIT, None)
+                    session.info.pop(_EVENTS, None)
                     session.expire_on_commit = True
+                bus.handle(events)  # after the commit, outside the unit, once
+                return result
             raise AssertionError("unreachable")  # pragma: no cover
 
         return run
