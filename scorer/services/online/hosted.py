@@ -235,7 +235,10 @@ def _read(memory: _Memory, token: str) -> Received | None:
             return None
         with memory.lock:
             mine = memory.pages.get(page_id)
-        if mine is not None and (mine.seq, mine.generation) == (seq, generation):
+        # the time it was received too: a page id and its first numbers come again when a
+        # database is made anew under the same address (or SQLite reuses a deleted row's id)
+        seen = (seq, generation, at)
+        if mine is not None and (mine.seq, mine.generation, mine.received_at) == seen:
             return mine
         data = connection.execute(
             select(OnlinePage.data).where(OnlinePage.id == page_id)
