@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from scorer import network
+from scorer import addresses, network
 from scorer.hall import secret_key
 from scorer.views.tournaments import links
 
@@ -34,13 +34,13 @@ def test_the_secret_key_is_made_once_and_kept_private(tmp_path: Path) -> None:
 def test_links_carry_an_address_the_phones_reach(
     app: Flask, monkeypatch: pytest.MonkeyPatch, host: str, expected: str
 ) -> None:
-    monkeypatch.setattr(links, "lan_address", lambda: "10.42.0.1")
+    monkeypatch.setattr(addresses, "lan_address", lambda: "10.42.0.1")
     with app.test_request_context("/", base_url=f"http://{host}"):
         assert links.base_url() == expected
 
 
 def test_a_set_address_wins(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(links, "lan_address", lambda: "10.42.0.1")
+    monkeypatch.setattr(addresses, "lan_address", lambda: "10.42.0.1")
     app.config["PUBLIC_URL"] = "http://binokel.local:5000/"
     with app.test_request_context("/", base_url="http://127.0.0.1:5000"):
         assert links.base_url() == "http://binokel.local:5000"
@@ -50,7 +50,7 @@ def test_a_set_address_wins(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None
 def test_a_laptop_without_a_network_keeps_its_own_address(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(links, "lan_address", lambda: None)
+    monkeypatch.setattr(addresses, "lan_address", lambda: None)
     with app.test_request_context("/", base_url="http://127.0.0.1:5000"):
         assert links.base_url() == "http://127.0.0.1:5000"
 
