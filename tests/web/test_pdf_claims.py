@@ -1,7 +1,7 @@
 """A PDF being made is claimed once: across processes, never left behind.
 
-:mod:`scorer.pdf.making` is what keeps a second worker, a second tap or a second
-the job queue's worker from making the same PDF again.
+:mod:`scorer.pdf.making` is what keeps a second web worker, a second tap or the
+job queue's worker from making the same PDF again.
 """
 
 from __future__ import annotations
