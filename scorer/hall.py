@@ -73,23 +73,28 @@ class Beside:
         self.module = module
         self.process: subprocess.Popen[bytes] | None = None
         self._stopping = threading.Event()
+        self._lock = threading.Lock()
         self._keeper = threading.Thread(target=self._keep, name=module, daemon=True)
 
     def start(self) -> None:
         self._keeper.start()
 
     def _keep(self) -> None:
-        while not self._stopping.is_set():
-            self.process = subprocess.Popen([sys.executable, "-m", self.module])
-            code = self.process.wait()
+        while True:
+            with self._lock:  # (a stop at this moment either comes first or finds it)
+                if self._stopping.is_set():
+                    return
+                process = self.process = subprocess.Popen([sys.executable, "-m", self.module])
+            code = process.wait()
             if self._stopping.is_set():
                 return
             log.warning("%s ended (%s): started again in %s s", self.module, code, AGAIN_AFTER)
             self._stopping.wait(AGAIN_AFTER)
 
     def stop(self) -> None:
-        self._stopping.set()
-        process = self.process
+        with self._lock:
+            self._stopping.set()
+            process = self.process
         if process is None or process.poll() is not None:
             return
         process.terminate()
