@@ -438,3 +438,15 @@ def test_a_restart_keeps_the_queued_paper(
         assert run_jobs(again) == 1
         assert renders == {"cards.html": 1, "slips.html": 1}
         assert both(again.test_client(), token)
+
+
+def test_in_huey_s_immediate_mode_the_draw_makes_them_at_once(
+    app: Flask, renders: Counter[str]
+) -> None:
+    app.config.update(PDF_AHEAD=True, JOB_IMMEDIATE=True)
+    client = app.test_client()
+    token = a_tournament(app)
+    draw_through_the_page(client, token)  # the job ran after the commit, in the request
+    assert renders == {"cards.html": 1, "slips.html": 1}
+    both(client, token)
+    assert renders == {"cards.html": 1, "slips.html": 1}
