@@ -26,6 +26,8 @@ def main(argv: list[str] | None = None) -> None:
     settings = json.loads(args.settings.read_text()) if args.settings else None
     logging.basicConfig(level=logging.INFO, format="scorer worker: %(message)s")
     logging.getLogger("huey").setLevel(logging.WARNING)  # not a line per job
+    # not its steps, nor the image a render cut off by a newer wish did not load
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
     from . import create_app
 
     app = create_app(settings)
