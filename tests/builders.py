@@ -22,6 +22,7 @@ from sqlalchemy import text
 
 from scorer import create_app
 from scorer.extensions import db
+from scorer.services.online import hosted
 from scorer.services.tournaments import published
 
 
@@ -76,6 +77,7 @@ def make_app(tmp_path: Path, **extra: Any) -> Flask:
             db.session.execute(text(EMPTY_SCHEMA))
             db.session.commit()
             published.forget()  # the same address, a new database
+            hosted.forget()
         db.create_all()
     return app
 

@@ -26,13 +26,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
-from scorer import services
+from scorer import create_app, services
 from scorer.extensions import db
 from scorer.jobs import jobs
 from scorer.pdf import tournament as documents
 from scorer.services.tournaments import board, entrants, rounds, setup
 from scorer.views.tournaments import printouts
-from tests.builders import fresh_app, page_text, run_jobs
+from tests.builders import page_text, run_jobs
 from tests.tournament_builders import a_hand, drawn, tournament_with
 
 
@@ -418,7 +418,7 @@ def test_the_other_language_is_wished_for_when_it_is_tapped(
 
 
 def test_a_restart_keeps_the_queued_paper(
-    tmp_path: Path, ahead_app: Flask, app_config: dict[str, Any], renders: Counter[str]
+    ahead_app: Flask, app_config: dict[str, Any], renders: Counter[str]
 ) -> None:
     client = ahead_app.test_client()
     token = a_tournament(ahead_app)
@@ -428,16 +428,23 @@ def test_a_restart_keeps_the_queued_paper(
     # the queue where it was (the same instance's files and database)
     settings = {
         **app_config,
+        "TESTING": True,
+        "SQLITE_SYNCHRONOUS": "OFF",
         "SQLALCHEMY_DATABASE_URI": ahead_app.config["SQLALCHEMY_DATABASE_URI"],
         "JOB_QUEUE": ahead_app.config["JOB_QUEUE"],
         "WORK_SLOT_DIR": ahead_app.config["WORK_SLOT_DIR"],
         "PDF_AHEAD": True,
         "JOB_ALIVE": 3600,
     }
-    with fresh_app(tmp_path / "again", **settings) as again:
+    again = create_app(settings)  # (not a fresh database: the one the hall had)
+    try:
         assert run_jobs(again) == 1
         assert renders == {"cards.html": 1, "slips.html": 1}
         assert both(again.test_client(), token)
+    finally:
+        with again.app_context():
+            db.session.remove()
+            db.engine.dispose()
 
 
 def test_in_huey_s_immediate_mode_the_draw_makes_them_at_once(
