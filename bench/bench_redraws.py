@@ -125,7 +125,7 @@ def waiting(queue: Path) -> int:
 class Sampler(threading.Thread):
     """Every second: the hall's processes, their memory, the queue."""
 
-    def __init__(self, server: Server, worker: subprocess.Popen[bytes], queue: Path) -> None:
+    def __init__(self, server: Server, worker: subprocess.Popen[bytes] | None, queue: Path) -> None:
         super().__init__(daemon=True, name="sampler")
         self.server, self.worker, self.queue = server, worker, queue
         self.samples: list[Sample] = []
@@ -134,7 +134,7 @@ class Sampler(threading.Thread):
     def run(self) -> None:
         while not self.stop.wait(1.0):
             served = below(self.server.process.pid)
-            working = below(self.worker.pid)
+            working = below(self.worker.pid) if self.worker is not None else []
             memory = {pid: memory_kb(pid) for pid in served + working}
             self.samples.append(
                 Sample(
@@ -181,12 +181,13 @@ def run(args: argparse.Namespace, folder: Path) -> None:
     cache_dir, queue = folder / "pdf-cache", folder / "jobs" / "jobs.sqlite"
     with database(args, folder) as (url, _pg):
         night = tdb.build_night(url, args.tables, draw=False)
-        playing = tdb.build_night(url, args.playing, draw=True) if args.playing else None
+        # 60 deals: a hand a minute for the whole run, the match never over
+        playing = tdb.build_night(url, args.playing, deals=60) if args.playing else None
         config = {
             "PDF_CACHE_DIR": str(cache_dir),
             "WORK_SLOT_DIR": str(folder / "work-slots"),
             "JOB_QUEUE": str(queue),
-            "PDF_AHEAD": True,
+            "PDF_AHEAD": not args.without_worker,
         }
         env = {
             **os.environ,
@@ -202,16 +203,18 @@ def run(args: argparse.Namespace, folder: Path) -> None:
             f"{'SQLite' if args.sqlite else 'PostgreSQL 15'}; load average {load_average()}",
             flush=True,
         )
-        with (
-            serving(SCORER, 1, options, env, folder, access=True) as (server,),
-            worker_beside(config, env, folder) as worker,
-        ):
-            play(server, worker, night, playing, args, queue, folder)
+        with serving(SCORER, 1, options, env, folder, access=True) as (server,):
+            if args.without_worker:  # for comparison: no paper made ahead, no worker
+                (folder / "worker.log").write_text("")
+                play(server, None, night, playing, args, queue, folder)
+            else:
+                with worker_beside(config, env, folder) as worker:
+                    play(server, worker, night, playing, args, queue, folder)
 
 
 def play(
     server: Server,
-    worker: subprocess.Popen[bytes],
+    worker: subprocess.Popen[bytes] | None,
     night: tdb.Night,
     playing: tdb.Night | None,
     args: argparse.Namespace,
@@ -320,6 +323,11 @@ def main() -> int:
     parser.add_argument("--playing", type=int, default=50, help="tables saving meanwhile")
     parser.add_argument("--idle", type=float, default=15.0, help="seconds of the idle hall")
     parser.add_argument("--sqlite", action="store_true", help="SQLite instead of PostgreSQL")
+    parser.add_argument(
+        "--without-worker",
+        action="store_true",
+        help="for comparison: PDF_AHEAD off, no worker (the paper made when it is tapped)",
+    )
     parser.add_argument("--client-threads", type=int, default=192)
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="scorer-redraws-"))
