@@ -330,6 +330,8 @@ def main() -> int:
     )
     parser.add_argument("--client-threads", type=int, default=192)
     args = parser.parse_args()
+    # a redraw of 200 tables is seconds of CPU: on a busy machine more than a phone waits
+    hall.TIMEOUT = max(hall.TIMEOUT, 120)
     folder = Path(tempfile.mkdtemp(prefix="scorer-redraws-"))
     print(f"{os.cpu_count()} CPUs, load average {load_average()}", flush=True)
     try:
