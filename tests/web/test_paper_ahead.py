@@ -29,6 +29,7 @@ from pypdf import PdfReader
 from scorer import create_app, services
 from scorer.extensions import db
 from scorer.jobs import jobs
+from scorer.paper import ahead
 from scorer.pdf import tournament as documents
 from scorer.services.tournaments import board, entrants, rounds, setup
 from scorer.views.tournaments import printouts
@@ -457,3 +458,25 @@ def test_in_huey_s_immediate_mode_the_draw_makes_them_at_once(
     assert renders == {"cards.html": 1, "slips.html": 1}
     both(client, token)
     assert renders == {"cards.html": 1, "slips.html": 1}
+
+
+def test_a_job_lost_with_a_killed_renderer_is_queued_again_by_the_next_tap(
+    ahead_app: Flask, renders: Counter[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(printouts, "INLINE_SECONDS", 0.0)
+    client = ahead_app.test_client()
+    token = a_tournament(ahead_app)
+    draw_through_the_page(client, token)
+    queue = jobs(ahead_app)
+    taken = queue.huey.dequeue()  # a renderer takes the job, says so, and is killed
+    assert taken is not None and queued(ahead_app) == 0
+    with ahead_app.app_context():
+        tournament_id = setup.get_tournament(token).id
+    key = f"paper:{tournament_id}:1:en"
+    with queue.lock():
+        queue.put(key, {**queue.get(key), "state": ahead.STARTED})
+    being_prepared(client, token, "cards")  # nothing claims the cards: wished for again
+    assert queued(ahead_app) == 1
+    run_jobs(ahead_app)
+    assert renders == {"cards.html": 1, "slips.html": 1}
+    both(client, token)
