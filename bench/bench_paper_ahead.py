@@ -6,12 +6,13 @@ Run from the top of the checkout::
     .venv/bin/python bench/bench_paper_ahead.py --sqlite --modes inline
     .venv/bin/python bench/bench_paper_ahead.py --tables 50 --quiet 20
 
-For each of ``--modes`` (``ahead``: the app as it ships, ``PDF_AHEAD`` on;
-``inline``: off, every PDF made in the request that asks, as before issue 28)
-it makes a tournament of ``3 × tables`` players checked in for round 1 (not
-drawn) in a fresh database (PostgreSQL 15 of its own, or ``--sqlite``), serves
-it with gunicorn ``-w 2 --threads 4`` (gthread; the PDF cache and the work
-slots in a folder of the run's own) and plays the hall
+For each of ``--modes`` (``ahead``: the app as it ships, ``PDF_AHEAD`` on and the
+job queue's worker beside the server, as ``scorer serve`` runs it; ``inline``: off,
+every PDF made in the request that asks, as before issue 28) it makes a
+tournament of ``3 × tables`` players checked in for round 1 (not drawn) in a
+fresh database (PostgreSQL 15 of its own, or ``--sqlite``), serves it with
+gunicorn ``-w 2 --threads 4`` (gthread; the PDF cache, the work slots and the job
+queue in a folder of the run's own) and plays the hall
 (``bench/tournament_load.py``): the 3 beamers and every player's phone open
 their page over 20 s and poll it at the page's interval.  Then, while they
 poll:
@@ -20,7 +21,7 @@ poll:
    POST's time is printed); every table's phone starts saving a hand a minute
    (its page, then the hand form), the first ones spread over the next minute.
 2. **made ahead** (``ahead``): the time from the draw until the round's cards
-   and slips are in the PDF cache (the child process's work), then the
+   and slips are in the PDF cache (the worker's work), then the
    organiser's taps on "Tischkarten" and "Zettel", three each: tap-to-PDF.
    (``inline``: the same time after the draw, with nothing made.)
 3. **nothing made** (``--quiet`` s): the phones alone, for comparison.
@@ -42,6 +43,7 @@ import os
 import random
 import secrets
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -179,6 +181,29 @@ def report(record: Timed, windows: list[Window]) -> None:
                 )
 
 
+@contextmanager
+def worker_beside(
+    config: dict[str, object], env: dict[str, str], folder: Path
+) -> Iterator[subprocess.Popen[bytes]]:
+    """The job queue's worker (``python -m scorer.worker``) on ``config`` over the app's
+    settings, as ``scorer serve`` starts it beside gunicorn; its log in ``folder``."""
+    settings = folder / "worker.json"
+    settings.write_text(json.dumps(config))
+    with (folder / "worker.log").open("wb") as log:
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "scorer.worker", "--settings", str(settings)],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            yield worker
+        finally:
+            worker.terminate()
+            worker.wait(timeout=60)
+
+
 def one_mode(mode: str, args: argparse.Namespace, folder: Path) -> None:
     work = folder / mode
     work.mkdir()
@@ -188,6 +213,7 @@ def one_mode(mode: str, args: argparse.Namespace, folder: Path) -> None:
         config = {
             "PDF_CACHE_DIR": str(cache_dir),
             "WORK_SLOT_DIR": str(slot_dir),
+            "JOB_QUEUE": str(work / "jobs" / "jobs.sqlite"),
             "PDF_AHEAD": mode == "ahead",
         }
         env = {
@@ -207,7 +233,11 @@ def one_mode(mode: str, args: argparse.Namespace, folder: Path) -> None:
         )
         # access=True: bench/timed_app.py, which takes BENCH_CONFIG
         with serving(SCORER, 1, options, env, work, access=True) as (server,):
-            run_hall(server, night, url, args, cache_dir)
+            if mode == "ahead":
+                with worker_beside(config, env, work):
+                    run_hall(server, night, url, args, cache_dir)
+            else:
+                run_hall(server, night, url, args, cache_dir)
 
 
 def run_hall(

@@ -82,7 +82,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     _listen_for_sqlite(app)
 
-    from . import assets, cache, chart, slots, web, words
+    from . import assets, cache, chart, jobs, slots, web, words
+    from .paper import ahead
     from .views import (
         hands,
         live,
@@ -102,6 +103,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     cache.init_app(app)
     chart.init_app(app)
     slots.init_app(app)
+    jobs.init_app(app)
+    ahead.init_app(app)  # the job that makes a round's paper, wished for after each change
     for module in (main, matches, hands, two_player, melds, sheets, sessions, live, stats, online):
         app.register_blueprint(module.bp)
     from .views.tournaments import BLUEPRINTS

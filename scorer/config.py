@@ -50,13 +50,26 @@ class Config:
     PDF_CACHE_DIR: str | None = None  # default: <instance>/pdf-cache
     PDF_CACHE_FILES = 200
     PDF_CACHE_BYTES = 200 * 1024 * 1024
-    # a tournament round's table cards and paper slips made ahead, right after the draw, by a
-    # process of its own (scorer.ahead) PDF_AHEAD_NICE steps below the web workers' CPU
-    # priority, waiting up to PDF_AHEAD_WAIT seconds for a work slot; off in the tests
+    # a tournament round's table cards and paper slips made ahead after the draw (and after a
+    # redraw, a new table link, a renamed player, new settings) by the job queue's worker
+    # (scorer.paper.ahead); off: every printout is rendered when it is tapped (the tests)
     PDF_AHEAD = True
-    PDF_AHEAD_NICE = 10
-    PDF_AHEAD_WAIT = 600
-    # renders run in the work slots below (WORK_SLOTS), shared with the imports
+    # background work (scorer.jobs, run by ``python -m scorer.worker``): a kept job queue,
+    # huey's SQLite storage in this file; default <instance>/jobs.sqlite
+    JOB_QUEUE: str | None = None
+    # processes that run jobs (render) at once for this instance, whatever happens
+    JOB_RENDERERS = 1
+    # the worker's CPU priority: this many steps of ``nice`` below the web workers', so the
+    # phones' requests get the CPU first (it holds none of the requests' work slots)
+    JOB_NICE = 10
+    # a worker process grown past this many MB by a job is replaced by a fresh one (a
+    # renderer making 200 tables' slips reaches about 300 MB)
+    JOB_MEMORY_MB = 200
+    # seconds without a sign of life after which the worker is taken for absent: no job is
+    # queued, every printout is rendered when it is tapped (a plain ``flask run``)
+    JOB_ALIVE = 15.0
+    # huey's immediate mode: a job runs at once in the process that queues it (tests)
+    JOB_IMMEDIATE = False
     # expensive work (PDF renders, backup imports), scorer.slots: at most WORK_SLOTS at
     # once across all worker processes of this instance (flock on files of WORK_SLOT_DIR)
     WORK_SLOTS = 1

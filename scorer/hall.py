@@ -12,19 +12,23 @@ The organiser's laptop runs the app for every phone on its own Wi-Fi
    (``PUBLIC_URL``, unless it is set), never ``127.0.0.1``;
 4. gunicorn serves on every interface, port 5000 (``PORT``), with two workers
    of four threads each (bench/RESULTS.md);
-5. beside it runs the pusher (``scorer.online_push``), a process of its own at a
-   low priority: a tournament the organiser put online is sent to its hosted
-   copy whenever the laptop reaches the internet.
+5. beside it run, each a process of its own at a low priority, the job queue's
+   worker (``scorer.worker``: a round's paper made ahead) and the pusher
+   (``scorer.online_push``: a tournament the organiser put online is sent to its
+   hosted copy whenever the laptop reaches the internet); one that ends by itself
+   is started again, and both are stopped with the server.
 
 It prints the address to open on the laptop and to give the phones.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -53,11 +57,60 @@ def instance_folder() -> Path:
     return Path(Flask("scorer").instance_path)
 
 
-def serve(bind: str, *, workers: int = 2, pusher: bool = False) -> None:
+log = logging.getLogger(__name__)
+
+AGAIN_AFTER = 5.0
+"""Seconds before a process beside the server that ended by itself is started again."""
+STOP_WAIT = 10.0
+"""Seconds a process beside the server gets to end when the server stops."""
+
+
+class Beside:
+    """A process of the app beside the server (``python -m scorer.<name>``): started again
+    when it ends by itself, stopped with the server."""
+
+    def __init__(self, module: str) -> None:
+        self.module = module
+        self.process: subprocess.Popen[bytes] | None = None
+        self._stopping = threading.Event()
+        self._lock = threading.Lock()
+        self._keeper = threading.Thread(target=self._keep, name=module, daemon=True)
+
+    def start(self) -> None:
+        self._keeper.start()
+
+    def _keep(self) -> None:
+        while True:
+            with self._lock:  # (a stop at this moment either comes first or finds it)
+                if self._stopping.is_set():
+                    return
+                process = self.process = subprocess.Popen([sys.executable, "-m", self.module])
+            code = process.wait()
+            if self._stopping.is_set():
+                return
+            log.warning("%s ended (%s): started again in %s s", self.module, code, AGAIN_AFTER)
+            self._stopping.wait(AGAIN_AFTER)
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopping.set()
+            process = self.process
+        if process is None or process.poll() is not None:
+            return
+        process.terminate()
+        try:
+            process.wait(timeout=STOP_WAIT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def serve(bind: str, *, workers: int = 2, pusher: bool = False, worker: bool = True) -> None:
     """Migrate, then serve with gunicorn on ``bind`` (gthread: ``workers`` × 4 threads).
 
-    ``pusher``: the tournament online's pusher beside it, a process of its own (it ends
-    when this one does).
+    ``worker``: the job queue's worker beside it (``scorer.worker``); ``pusher``: the
+    tournament online's pusher.  Each a process of its own, started again when it ends
+    by itself, stopped with the server.
     """
     from gunicorn.app.base import BaseApplication
 
@@ -89,13 +142,19 @@ def serve(bind: str, *, workers: int = 2, pusher: bool = False) -> None:
 
             return fresh()
 
-    started = subprocess.Popen([sys.executable, "-m", "scorer.online_push"]) if pusher else None
+    beside = [
+        Beside(module)
+        for module, wanted in (("scorer.worker", worker), ("scorer.online_push", pusher))
+        if wanted
+    ]
+    for process in beside:
+        process.start()
     try:
         sys.argv = sys.argv[:1]
         Server().run()
     finally:
-        if started is not None:
-            started.terminate()
+        for process in beside:
+            process.stop()
 
 
 def main() -> None:

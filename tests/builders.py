@@ -22,6 +22,7 @@ from sqlalchemy import text
 
 from scorer import create_app
 from scorer.extensions import db
+from scorer.services.online import hosted
 from scorer.services.tournaments import published
 
 
@@ -61,9 +62,11 @@ def make_app(tmp_path: Path, **extra: Any) -> Flask:
         "TOURNAMENT_FRESH": 0,
         "TOURNAMENT_POLL_KEEP": 0,
         "SHARE_POLL_KEEP": 0,
-        # no printouts made ahead in a process of their own (tests/web/test_paper_ahead.py
-        # turns it on and waits for them)
+        # no printouts made ahead by the job queue's worker (tests/web/test_paper_ahead.py
+        # turns it on and runs the queue)
         "PDF_AHEAD": False,
+        # each test its own job queue (never the instance folder's)
+        "JOB_QUEUE": str(tmp_path / "jobs" / "jobs.sqlite"),
         # each test its own work slots: tests running side by side do not wait for each other
         "WORK_SLOT_DIR": str(tmp_path / "work-slots"),
     }
@@ -74,6 +77,7 @@ def make_app(tmp_path: Path, **extra: Any) -> Flask:
             db.session.execute(text(EMPTY_SCHEMA))
             db.session.commit()
             published.forget()  # the same address, a new database
+            hosted.forget()
         db.create_all()
     return app
 
@@ -434,3 +438,16 @@ def shows(client: Any, url: str, *phrases: str) -> str:
     missing = [phrase for phrase in phrases if phrase not in text]
     assert not missing, (missing, text[:2000])
     return text
+
+
+def run_jobs(app: Flask) -> int:
+    """Run what ``app``'s job queue holds, here, one after the other as the worker would
+    (``python -m scorer.worker``); how many jobs it took out of the queue."""
+    from scorer.jobs import jobs
+
+    huey = jobs(app).huey
+    ran = 0
+    while (task := huey.dequeue()) is not None:
+        huey.execute(task)
+        ran += 1
+    return ran

@@ -1,15 +1,13 @@
 """A PDF being made: one claim per cache key, shared by every process of this instance.
 
 A long printout (a round's 200 paper slips) takes many seconds; the organiser
-who taps again meanwhile, a second worker process, or a render made ahead in
-the background (:mod:`scorer.ahead`) must not make it a second time.  So whoever
-makes the PDF of a key first *claims* it: an exclusive ``flock`` on
+who taps again meanwhile, a second web worker process, or the job queue's worker
+making it ahead (:mod:`scorer.paper.ahead`) must not make it a second time.  So
+whoever makes the PDF of a key first *claims* it: an exclusive ``flock`` on
 ``<key>.making`` beside the cached PDFs, holding when the making began and how
-long it is expected to take.  A claim passes to a child process with its file
-descriptor (the lock belongs to the open file, not to the process), and the
-kernel releases it when the last holder closes it or dies, so a crash leaves
-no claim behind.  The holder stores the PDF first, then removes the file, then
-lets go: whoever finds no claim finds the PDF.
+long it is expected to take.  The kernel releases it when its holder closes it
+or dies, so a crash leaves no claim behind.  The holder stores the PDF first,
+then removes the file, then lets go: whoever finds no claim finds the PDF.
 
 :func:`claim` takes a claim (None when somebody else holds one);
 :func:`under_way` reads since when a claimed key is being made and how long
@@ -49,18 +47,10 @@ def _path(key: str) -> Path:
 
 
 class Claim:
-    """The right to make the PDF of ``key``, until :meth:`release` (or the holder's end).
-
-    :attr:`fd` is its file descriptor, to hand to a child process
-    (``subprocess.Popen(pass_fds=...)``): the child then holds the same lock.
-    """
+    """The right to make the PDF of ``key``, until :meth:`release` (or the holder's end)."""
 
     def __init__(self, key: str, path: Path, handle: IO[bytes]) -> None:
         self.key, self.path, self._handle = key, path, handle
-
-    @property
-    def fd(self) -> int:
-        return self._handle.fileno()
 
     def expect(self, seconds: float) -> None:
         """Say in the claim's file that the making begins now and takes about ``seconds``."""
@@ -69,17 +59,12 @@ class Claim:
         self._handle.write(json.dumps({"started": time.time(), "seconds": seconds}).encode())
         self._handle.flush()
 
-    def release(self, done: bool = True) -> None:
-        """Let go of the claim; ``done``: the PDF is stored (or given up), remove the file.
-
-        A process that handed its claim to a child releases with ``done=False``:
-        the file stays, and the lock with the child.
-        """
+    def release(self) -> None:
+        """Let go of the claim: the PDF is stored (or given up), its file removed."""
         if self._handle.closed:
             return
-        if done:
-            self.path.unlink(missing_ok=True)
-        self._handle.close()  # the lock goes with the last descriptor of the file
+        self.path.unlink(missing_ok=True)
+        self._handle.close()  # the lock goes with the file's descriptor
 
     def __enter__(self) -> Claim:
         return self
@@ -115,12 +100,6 @@ def claim(key: str, seconds: float) -> Claim | None:
     found = Claim(key, path, handle)
     found.expect(seconds)
     return found
-
-
-def adopt(key: str, fd: int) -> Claim:
-    """The claim on ``key`` whose descriptor ``fd`` this process inherited from the one
-    that took it."""
-    return Claim(key, _path(key), os.fdopen(fd, "a+b"))
 
 
 def under_way(key: str) -> UnderWay | None:

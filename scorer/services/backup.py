@@ -39,7 +39,6 @@ from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import GameSession, Hand, HandEvent, HandMeld, Match, Seat, new_token
@@ -72,11 +71,12 @@ from .backup_format import (
     parse,
     text_ok,
 )
-from .errors import BackupError, ConflictError, Said
+from .errors import BackupError, Said
 from .errors import Said as _
 from .hands import HandInput, settle_input, settle_mid_hand, write_hand
 from .starting import MAX_NAME, MAX_TITLE, clean_name, remember_players
 from .two_player import open_hand_melds
+from .unit import use_case
 from .writes import ORGANISER, after_change
 
 MAX_SESSION_BYTES = 2_000_000
@@ -116,39 +116,32 @@ class Tokens:
         return token, kept
 
 
-# an import that meets a twin taking its tokens tries again this often, with new tokens
-IMPORT_TRIES = 3
-
-
 def import_backup(raw: bytes | str) -> list[GameSession]:
     """Import a backup file in one transaction: all of it, or nothing (BackupError).
 
     The same file imported twice at once: both imports find the file's tokens free,
-    and the second to write them meets the unique tokens of the first.  It starts
-    again from the file, now sees those tokens taken and gives its sessions and
-    matches new ones — two sessions, never a 500.  (``ConflictError`` only when
-    that keeps happening, which no pair of uploads can cause.)
+    and the second to write them meets the unique tokens of the first.  Its unit of
+    work runs it again from the file (:mod:`.unit`: the retry on a lost race lives
+    there), which now sees those tokens taken and gives its sessions and matches new
+    ones — two sessions, never a 500.  (``ConflictError`` only when that keeps
+    happening, which no pair of uploads can cause.)
     """
     data = parse(raw)
-    for _attempt in range(IMPORT_TRIES):
-        try:
-            # built and checked without writing; then written in one short transaction:
-            # SQLite's write lock is held while the rows go in, not while the rules check
-            rows = load(data)
-            write(rows)
-            remember_players(sorted({s.name for row in rows for m in row.matches for s in m.seats}))
-            db.session.commit()
-        except IntegrityError:
-            db.session.rollback()
-            continue
-        except Exception:
-            db.session.rollback()
-            raise
-        ids = [row.id for row in rows]
-        found = db.session.execute(select(GameSession).where(GameSession.id.in_(ids))).scalars()
-        by_id = {row.id: row for row in found}
-        return [by_id[i] for i in ids]
-    raise ConflictError()
+    ids = _import(data)
+    found = db.session.execute(select(GameSession).where(GameSession.id.in_(ids))).scalars()
+    by_id = {row.id: row for row in found}
+    return [by_id[i] for i in ids]
+
+
+@use_case
+def _import(data: dict[str, Any]) -> list[int]:
+    """The file's sessions built and checked without writing, then written (no commit: the
+    unit's); their ids.  SQLite's write lock is held while the rows go in, not while the
+    rules check them."""
+    rows = load(data)
+    write(rows)
+    remember_players(sorted({s.name for row in rows for m in row.matches for s in m.seats}))
+    return [row.id for row in rows]
 
 
 def write(rows: Sequence[GameSession]) -> None:

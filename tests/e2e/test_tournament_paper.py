@@ -8,13 +8,19 @@ certificates, table cards, paper slips, prize list — as a user would.  The
 PDFs are sent inline (``Content-Disposition: inline``): a tap opens the PDF in
 the same tab (the phone's PDF viewer), no download; the test reads the
 response the tap navigated to with pypdf, counts its pages, and goes back.
+
+The server runs as a hall does, its round's paper made ahead by the job queue's
+worker (the test runs the queue itself, as ``python -m scorer.worker`` would): a tap
+while the worker has not made the table cards yet shows the "being prepared" page,
+which reloads itself and shows the PDF once the worker has made it.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,11 +28,33 @@ from playwright.sync_api import Page
 from pypdf import PdfReader
 
 from scorer.extensions import db
+from scorer.jobs import jobs
 from scorer.services.tournaments import board, money, rounds
-from tests.e2e.conftest import LiveServer
+from scorer.views.tournaments import printouts
+from tests.builders import make_app, run_jobs
+from tests.e2e.conftest import LiveServer, start_server, stop_server
 from tests.tournament_builders import drawn, tournament_with
 
 pytestmark = pytest.mark.e2e
+
+PATIENCE_MS = 120_000
+"""How long the "being prepared" page may take to turn into the PDF before the test fails."""
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """The hall's server with its worker alive (the test runs the worker's queue)."""
+    app = make_app(
+        tmp_path,
+        WTF_CSRF_ENABLED=True,
+        PDF_AHEAD=True,
+        JOB_ALIVE=3600,
+        PDF_CACHE_DIR=str(tmp_path / "pdf-cache"),
+    )
+    jobs(app).beat()
+    live = start_server(app)
+    yield live
+    stop_server(live)
 
 
 def an_evening(live: LiveServer) -> str:
@@ -95,3 +123,39 @@ def test_the_organiser_taps_every_printout(
     page.goto(live_server.path(f"/t/{token}/prizes?lang=en"))
     again = downloaded(page, "#prize-list-pdf")
     assert len(again.pages) == 1 and "€36.00" in text_of(again)
+
+
+def test_a_tap_before_the_worker_made_the_cards_waits_for_them(
+    live_server: LiveServer,
+    make_page: Callable[..., Any],
+    shot: Callable[[Any, str], Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(printouts, "INLINE_SECONDS", 0.0)  # four tables count as a hall's
+    app = live_server.app
+    with app.app_context():
+        token = str(tournament_with(12, rounds_=2).token)
+    page = make_page()
+    page.goto(live_server.path(f"/t/{token}/board"))
+    page.locator("#draw-form button[type=submit]").click()  # the draw: one job queued
+    page.wait_for_url(f"**/t/{token}/rounds/1")
+    assert jobs(app).waiting() == 1
+    with page.expect_response(lambda r: r.url.split("?")[0].endswith("cards.pdf")) as first:
+        page.locator("#cards-pdf").click()
+    assert first.value.status == 202
+    prepared = page.locator("#being-prepared")
+    assert "Wird vorbereitet: fertig in etwa" in prepared.inner_text()
+    assert "Diese Seite lädt sich selbst neu" in prepared.inner_text()
+    shot(page, "paper-being-prepared")
+    assert jobs(app).waiting() == 1  # the tap found the draw's job: not a second one
+    # the worker makes them; the page asks again by itself and gets the PDF
+    # (the renders take what they take on a busy machine: a bound, not a timing)
+    with page.expect_response(
+        lambda r: r.url.split("?")[0].endswith("cards.pdf") and r.status == 200,
+        timeout=PATIENCE_MS,
+    ) as ready:
+        assert run_jobs(app) == 1
+    response = ready.value
+    assert response.headers["content-type"] == "application/pdf"
+    data = page.context.request.get(response.url).body()
+    assert len(PdfReader(io.BytesIO(data)).pages) == 1  # four tables, four cards to a page

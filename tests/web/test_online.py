@@ -7,9 +7,11 @@ the hosted copy on the tests' database (PostgreSQL with ``TEST_DATABASE_URL``).
 from __future__ import annotations
 
 import json
+import sys
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -17,9 +19,11 @@ from flask import Flask
 from scorer.extensions import db
 from scorer.online_models import OnlineLink, OnlinePage
 from scorer.services.online import document as documents
+from scorer.services.online import hall as online_hall
 from scorer.services.online.hall import Pusher
 from scorer.services.online.signing import body_hash, parse_line, signature
 from scorer.services.tournaments import setup
+from scorer.services.unit import LostRace
 from tests.builders import HX, page_text
 from tests.online_builders import Pair, make_page, two_instances
 from tests.tournament_builders import drawn, play_round, play_table, tournament_with
@@ -251,6 +255,37 @@ def test_no_connection_then_the_newest_state_when_it_comes_back(pair: Pair) -> N
     assert "the hosted page shows the state of" in page_text(
         pair.hall.test_client().get(f"/t/{token}/online?lang=en")
     )
+
+
+def test_a_unit_run_again_never_sends_twice(pair: Pair, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The connect's answer, the reserved number and the push's answer are each kept in a
+    unit of work of their own, the requests between them: each unit loses a race once and
+    runs again, and still every request went out once."""
+    token = a_hall(pair)
+    public = link(pair, token)
+    lost: list[str] = []
+
+    def losing_once(real: Callable[..., Any]) -> Callable[..., Any]:
+        def inner(*args: Any, **kwargs: Any) -> Any:
+            unit = sys._getframe(1).f_code.co_name
+            if unit in ("_connected", "_reserve", "_record") and unit not in lost:
+                lost.append(unit)
+                raise LostRace()
+            return real(*args, **kwargs)
+
+        return inner
+
+    monkeypatch.setattr(online_hall, "_sending", losing_once(online_hall._sending))
+    monkeypatch.setattr(online_hall, "utcnow", losing_once(online_hall.utcnow))
+    assert push(pair) == ["sent"]
+    assert lost == ["_connected", "_reserve", "_record"]
+    assert [url.rsplit("/", 1)[-1] for url, _, _ in pair.wire.sent] == ["connect", "push"]
+    with pair.hall.app_context():
+        row = db.session.get_one(OnlineLink, setup.get_tournament(token).id)
+        assert (row.seq, row.confirmed, row.error) == (1, 1, "")
+    shown = rows(pair.hosted.test_client().get(f"/o/{public}?lang=en").get_data(as_text=True))
+    assert shown == hall_lines(pair, token)
+    assert push(pair) == ["same"]
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,7 @@
-"""A PDF being made is claimed once: across processes, handed to a child, never left behind.
+"""A PDF being made is claimed once: across processes, never left behind.
 
-:mod:`scorer.pdf.making` is what keeps a second worker, a second tap or a second
-background process from making the same PDF again.
+:mod:`scorer.pdf.making` is what keeps a second web worker, a second tap or the
+job queue's worker from making the same PDF again.
 """
 
 from __future__ import annotations
@@ -70,25 +70,3 @@ def test_a_claim_in_another_process_holds_and_dies_with_it(app: Flask) -> None:
         left_behind = making.claim(KEY, 1.0)  # the file is still there: it claims nothing
         assert left_behind is not None
         left_behind.release()
-
-
-def test_a_claim_handed_to_a_child_by_its_descriptor(app: Flask) -> None:
-    with app.app_context():
-        claim = making.claim(KEY, 5.0)
-        assert claim is not None
-        child = subprocess.Popen(
-            [sys.executable, "-c", "import sys; sys.stdin.read()"],
-            stdin=subprocess.PIPE,
-            pass_fds=(claim.fd,),
-        )
-        try:
-            claim.release(done=False)  # this process lets go; the child holds it on
-            assert claim.path.exists()
-            assert making.claim(KEY, 1.0) is None
-        finally:
-            assert child.stdin is not None
-            child.stdin.close()
-            child.wait()
-        taken = making.claim(KEY, 1.0)  # the child's end let go of it
-        assert taken is not None
-        taken.release()

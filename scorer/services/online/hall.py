@@ -5,7 +5,11 @@ The organiser carries the hosted page's connection line to the hall
 process of its own: a push never holds a phone's request or the beamer's)
 calls :func:`push` every few seconds: whenever the public side shows something
 new, it connects if it has not (a new generation at the hosted copy) and sends
-the newest state whole, signed, numbered one more than the last.  A push the
+the newest state whole, signed, numbered one more than the last.  Every request
+goes out between two units of work, never inside one: the number is reserved
+and committed first, the answer recorded in another unit after (a unit run
+again after a lost race never sends twice, and no transaction waits for the
+network).  A push the
 hosted copy did not confirm (no reception, a cut, a restart) is simply sent again
 with the next state — there is nothing to resume but the newest.  When another
 hall has connected since (a new laptop on the night), this one stops and says so.
@@ -104,20 +108,89 @@ def _json(raw: bytes) -> dict[str, Any]:
 Post = Any  # the transport (tests hand in their own): (url, body, headers) -> Answer
 
 
-def _connect(row: OnlineLink, post: Post) -> None:
-    body = json.dumps({"hall": row.hall, "nonce": secrets.token_hex(16)}).encode()
-    page = int(row.address.rsplit("/", 1)[-1])
+@dataclass(frozen=True)
+class Sending:
+    """What one request to the hosted copy needs, read from the link row before it is sent
+    (no row and no transaction is held while it travels)."""
+
+    tournament: int
+    address: str
+    key: str
+    hall: str
+    generation: int | None
+    seq: int
+
+    @property
+    def page(self) -> int:
+        return int(self.address.rsplit("/", 1)[-1])
+
+
+def _sending(row: OnlineLink) -> Sending:
+    return Sending(row.tournament_id, row.address, row.key, row.hall, row.generation, row.seq)
+
+
+def _connect(sending: Sending, post: Post) -> Sending:
+    """Connect (a new generation at the hosted copy), posted outside any unit of work, the
+    answer recorded in one; the link as it stands then.  Unreachable when refused."""
+    body = json.dumps({"hall": sending.hall, "nonce": secrets.token_hex(16)}).encode()
     sent = {
         # (not application/json: the app takes no JSON body on any POST route)
         "Content-Type": "application/octet-stream",
         "User-Agent": USER_AGENT,
-        "X-Scorer-Signature": signature(row.key, "connect", page, body_hash(body)),
+        "X-Scorer-Signature": signature(sending.key, "connect", sending.page, body_hash(body)),
     }
-    answer = post(f"{row.address}/connect", body, sent)
+    answer = post(f"{sending.address}/connect", body, sent)
     if answer.status != 200 or not isinstance(answer.body.get("generation"), int):
         raise Unreachable(f"connect: {answer.status} {answer.body.get('why', '')}"[:200])
-    row.generation = answer.body["generation"]
-    row.seq = int(answer.body.get("seq") or 0)
+    return _connected(sending, answer.body["generation"], int(answer.body.get("seq") or 0))
+
+
+@use_case
+def _connected(sending: Sending, generation: int, seq: int) -> Sending:
+    """The hosted copy's new generation kept in the link (the one of ``sending``: a link
+    made again meanwhile, with a new hall id, is left alone)."""
+    row = db.session.get(OnlineLink, sending.tournament)
+    if row is None or row.hall != sending.hall:
+        raise Unreachable("the link was changed meanwhile")
+    row.generation, row.seq = generation, seq
+    return _sending(row)
+
+
+@use_case
+def _reserve(sending: Sending) -> Sending:
+    """The next number, used up whether the push is answered or not (a retry of this unit
+    reserves again: nothing has been sent yet)."""
+    row = db.session.get(OnlineLink, sending.tournament)
+    if row is None or row.hall != sending.hall:
+        raise Unreachable("the link was changed meanwhile")
+    row.tried_at = utcnow()
+    row.seq = row.seq + 1
+    return _sending(row)
+
+
+@use_case
+def _record(sending: Sending, digest: str, answer: Answer | None, error: str = "") -> str:
+    """What the hosted copy answered to push ``sending.seq`` (``answer`` None: no answer,
+    ``error`` says why), kept in the link; the push's outcome."""
+    row = db.session.get(OnlineLink, sending.tournament)
+    if row is None or row.hall != sending.hall:
+        return "stopped"
+    row.tried_at = utcnow()
+    if answer is None:
+        row.error = error[:300] or "unreachable"
+        return "unreachable"
+    if answer.status == 200:
+        row.confirmed, row.confirmed_digest, row.confirmed_at = sending.seq, digest, utcnow()
+        row.error = ""
+        return "sent"
+    why = str(answer.body.get("why", ""))[:200]
+    if answer.status == 409 and answer.body.get("generation") != row.generation:
+        row.error = "taken over"  # another hall pushes to this page now: this one stops
+        return "stopped"
+    if answer.status == 409:
+        row.seq = max(row.seq, int(answer.body.get("seq") or 0))  # newer than ours: go past it
+    row.error = f"{answer.status} {why}"[:300]
+    return "refused"
 
 
 @dataclass
@@ -153,39 +226,34 @@ class Pusher:
         return _send(row, dumps(doc), digest, self.post)
 
 
-@use_case
 def _send(row: OnlineLink, body: bytes, digest: str, post: Post) -> str:
-    row.tried_at = utcnow()
+    """Send ``body`` to the hosted copy: each request outside any unit of work, between two
+    units — the number reserved before, the answer recorded after — so that a unit run
+    again after a lost race never sends twice, and no transaction waits for the network."""
+    sending = _sending(row)
+    db.session.rollback()  # the reads' transaction ends: none is held while the push travels
     try:
-        if row.generation is None:
-            _connect(row, post)
-        seq = row.seq = row.seq + 1  # used up once sent, answered or not
-        page = int(row.address.rsplit("/", 1)[-1])
-        sent = {
+        if sending.generation is None:
+            sending = _connect(sending, post)
+        sending = _reserve(sending)
+        headers = {
             "Content-Type": "application/octet-stream",
             "User-Agent": USER_AGENT,
-            "X-Scorer-Generation": str(row.generation),
-            "X-Scorer-Seq": str(seq),
+            "X-Scorer-Generation": str(sending.generation),
+            "X-Scorer-Seq": str(sending.seq),
             "X-Scorer-Signature": signature(
-                row.key, "push", page, row.generation, seq, body_hash(body)
+                sending.key,
+                "push",
+                sending.page,
+                sending.generation,
+                sending.seq,
+                body_hash(body),
             ),
         }
-        answer = post(f"{row.address}/push", body, sent)
+        answer = post(f"{sending.address}/push", body, headers)
     except Unreachable as error:
-        row.error = str(error)[:300] or "unreachable"
-        return "unreachable"
-    if answer.status == 200:
-        row.confirmed, row.confirmed_digest, row.confirmed_at = seq, digest, utcnow()
-        row.error = ""
-        return "sent"
-    why = str(answer.body.get("why", ""))[:200]
-    if answer.status == 409 and answer.body.get("generation") != row.generation:
-        row.error = "taken over"  # another hall pushes to this page now: this one stops
-        return "stopped"
-    if answer.status == 409:
-        row.seq = max(row.seq, int(answer.body.get("seq") or 0))  # newer than ours: go past it
-    row.error = f"{answer.status} {why}"[:300]
-    return "refused"
+        return _record(sending, digest, None, str(error))
+    return _record(sending, digest, answer)
 
 
 def links() -> list[OnlineLink]:

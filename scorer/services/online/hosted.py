@@ -217,6 +217,14 @@ _MEMORIES: dict[str, _Memory] = {}
 _MEMORIES_LOCK = threading.Lock()
 
 
+def forget() -> None:
+    """Forget what this process read of every database's pages: for a database emptied and
+    made anew under the same address (the tests' PostgreSQL schema, its ids from 1 again),
+    whose pages would otherwise meet the states read before."""
+    with _MEMORIES_LOCK:
+        _MEMORIES.clear()
+
+
 def received(token: str, *, keep: float = 0.5) -> Received | None:
     """The last state pushed to the page of public link ``token`` (None: no page, taken
     down, or nothing received yet), read at most every ``keep`` seconds per process."""

@@ -27,8 +27,9 @@ from ...rules import RulesError
 from ...rules.tournament import start_numbers, table_sizes
 from ...tournament_models import Entrant, Tournament, TournamentTable
 from ..errors import NotFound
+from ..events import PlayerRenamed
 from ..starting import storable
-from ..unit import use_case
+from ..unit import announce, use_case
 from .rounds import in_round
 from .series_people import link_entrants
 from .setup import MAX_ENTRANTS, bump
@@ -189,8 +190,11 @@ def edit(tournament: Tournament, entrant: Entrant, name: str, club: str, househo
     """
     name, club, household = clean_entry(name, club, household)
     _refuse_twin(tournament, name, club, entrant)
+    shown = (entrant.name, entrant.club) != (name, club)
     entrant.name, entrant.club, entrant.household = name, club, household
     bump(tournament)
+    if shown:
+        announce(PlayerRenamed(tournament.id, entrant.id))
 
 
 def drawn_rounds(tournament: Tournament) -> int:

@@ -34,7 +34,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, delete, select, update
-from sqlalchemy.exc import IntegrityError
 
 from ...extensions import db
 from ...models import (
@@ -60,6 +59,7 @@ from ...tournament_models import (
 )
 from .. import bulk
 from ..errors import ConflictError
+from ..unit import use_case
 from .backup_reader import Link, Loader
 
 PART_ROWS = 1500
@@ -72,9 +72,6 @@ and again, at first every few milliseconds, after a quarter second every 0.1 s
 commit and the next part's first write, part after part."""
 STALE = timedelta(minutes=10)
 """A mark this old is a restore's that died: a live one renews it with every part."""
-FINISH_TRIES = 3
-"""Two uploads of one file at once: the second to finish finds the links taken by the
-first and tries again, then as a copy with new links."""
 DISCARD_MATCHES = 50
 """Matches removed in one transaction (their hands, lines and history with them)."""
 GONE = datetime(2000, 1, 1)
@@ -167,7 +164,7 @@ def write(loader: Loader, series: Series | None, tournaments: Sequence[Tournamen
 
     Every part is committed; on any failure the parts written are removed again
     and the error raised.  Raises :class:`ConflictError` when the links keep
-    being taken by other restores (:data:`FINISH_TRIES`) or the marks are gone.
+    being taken by other restores (the unit of work's attempts) or the marks are gone.
     """
     parts = _Parts()
     try:
@@ -312,36 +309,32 @@ def in_use(tokens: list[str]) -> bool:
     return False
 
 
+@use_case
 def _finish(parts: _Parts, links: list[Link]) -> bool:
     """The last part: the real links in, the marks cleared; whether it became a copy.
 
     The file's links when none of them is in use here, else new ones for all of
     them (never a mix: some printed table cards would lead to the other copy).
+    Another restore of the same file that finished first with these links makes the
+    update meet their unique keys: the unit of work runs this again, which then finds
+    them in use.
     """
-    for _attempt in range(FINISH_TRIES):
-        copy = in_use([link.token for link in links])
-        by_column: dict[Any, list[dict[str, str]]] = {}
-        for link in links:
-            value = new_token() if copy else link.token
-            row = {"stand_in": link.stand_in, "value": value}
-            by_column.setdefault(link.column, []).append(row)
-        try:
-            for column, values in by_column.items():
-                table = column.table
-                db.session.execute(
-                    update(table)
-                    .where(table.c[column.key] == bindparam("stand_in"))
-                    .values({column.key: bindparam("value")}),
-                    values,
-                )
-            _mark(parts.tournament_ids, parts.series_ids, None)
-            db.session.commit()
-        except IntegrityError:
-            # another restore of the same file finished first with these links
-            db.session.rollback()
-            continue
-        return copy
-    raise ConflictError()
+    copy = in_use([link.token for link in links])
+    by_column: dict[Any, list[dict[str, str]]] = {}
+    for link in links:
+        value = new_token() if copy else link.token
+        row = {"stand_in": link.stand_in, "value": value}
+        by_column.setdefault(link.column, []).append(row)
+    for column, values in by_column.items():
+        table = column.table
+        db.session.execute(
+            update(table)
+            .where(table.c[column.key] == bindparam("stand_in"))
+            .values({column.key: bindparam("value")}),
+            values,
+        )
+    _mark(parts.tournament_ids, parts.series_ids, None)
+    return copy
 
 
 # -- removing a restore that failed or died --------------------------------------------------

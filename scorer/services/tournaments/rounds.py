@@ -36,9 +36,10 @@ from ...tournament_models import (
     TournamentTable,
 )
 from ..errors import ConflictError
+from ..events import RoundClosed, RoundDrawn, RoundRedrawn, TableLinkReplaced
 from ..sheets import sheet, standing_of
 from ..starting import default_parties
-from ..unit import LostRace, use_case
+from ..unit import LostRace, announce, use_case
 from ..writes import touch
 from .series_people import met_before
 from .setup import bump, table_ruleset_of
@@ -152,6 +153,7 @@ def draw_round(tournament: Tournament, number: int) -> Round:
     row = Round(number=number, seed=_seed(tournament, number, 1))
     tournament.round_rows.append(row)
     _seat_tables(tournament, row)
+    announce(RoundDrawn(tournament.id, number))
     return row
 
 
@@ -333,6 +335,7 @@ def redraw(tournament: Tournament, row: Round, attempt: int) -> Round:
     db.session.flush()
     for table in tables:
         table.match.standing = standing_of(table.match, sheet(table.match))
+    announce(RoundRedrawn(tournament.id, row.number))
     return row
 
 
@@ -369,6 +372,7 @@ def close_round(tournament: Tournament, row: Round) -> None:
     _claim(read, locked="closed")
     for table in row.tables:
         db.session.expire(table.match, ["locked", "version", "updated_at"])
+    announce(RoundClosed(tournament.id, row.number))
 
 
 @use_case
@@ -394,6 +398,7 @@ def replace_link(
     db.session.add(RetiredLink(token=old, match_id=match.id, link_number=table.link_number))
     table.link_number += 1
     bump(tournament)
+    announce(TableLinkReplaced(tournament.id, table.round.number, table.number))
     return token
 
 

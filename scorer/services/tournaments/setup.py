@@ -22,8 +22,9 @@ from ...rules import MAX_AMOUNT_CENTS, PRESETS, RulesError, Ruleset
 from ...rules.tournament import check_tournament_ruleset, table_ruleset, write_schedule
 from ...tournament_models import Round, Tournament
 from ..errors import NotFound
+from ..events import TournamentSettingsChanged
 from ..starting import storable
-from ..unit import LostRace, use_case
+from ..unit import LostRace, announce, use_case
 
 MAX_TOURNAMENT_NAME = 80
 MAX_PLACE = 80
@@ -298,6 +299,7 @@ def update_settings(tournament: Tournament, changes: Mapping[str, Any]) -> None:
     for key, value in values.items():
         setattr(tournament, key, value)
     bump(tournament)
+    announce(TournamentSettingsChanged(tournament.id))
 
 
 def recent_tournaments(tokens: Sequence[str], limit: int = 12) -> list[Tournament]:

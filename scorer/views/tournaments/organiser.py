@@ -36,7 +36,7 @@ from ...services.tournaments import entrants, setup
 from ...tournament_models import Tournament
 from ...web import go_to, render
 from ...words import fee_schedule, rules_message
-from . import links, printouts
+from . import links
 from .shared import FRESH_KEY, day_text, remember, remembered, tables_text, url_or_none
 
 bp = Blueprint("t_organiser", __name__)
@@ -290,7 +290,6 @@ def settings(token: str) -> WerkzeugResponse:
         except RulesError as exc:
             error = _ruleset_error(form, exc)
         else:
-            printouts.prepare_round(tournament)  # the name, place, day, address on the cards
             flash(gettext("The settings are saved."), "ok")
             return go_to(url_for("t_organiser.home", token=tournament.token))
     return render(page, fragment, status=422, **_form_context(form, error=error, **context))

@@ -8,9 +8,9 @@ shows has changed, else rendered in one of the server's work slots — 503 with
 (``LIMIT_PDF``).  Each is keyed by what it shows (:mod:`.printouts`): a
 round's table cards and slips by its draw, a ranking by its lines, the prize
 list by its prizes — so a saved hand leaves the cards and slips in the cache.
-A round's cards and slips are made ahead after the draw; a tap while they are
-being made gets a page that says so and opens them when they are ready (202,
-not counted against ``LIMIT_PDF``).
+A round's cards and slips are made ahead by the job queue's worker after each
+change (:mod:`scorer.paper.ahead`); a tap while they are being made gets a page that
+says so and opens them when they are ready (202, not counted against ``LIMIT_PDF``).
 """
 
 from __future__ import annotations
@@ -22,11 +22,12 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ... import slots
 from ...extensions import limiter
+from ...paper import printouts
+from ...paper.printouts import Printout
 from ...pdf import tournament as documents
 from ...services.tournaments import money, paper, published, setup
 from ...words import percent
-from . import printouts
-from .printouts import Printout, serve
+from .printouts import serve
 
 bp = Blueprint("t_paper", __name__)
 

@@ -31,7 +31,6 @@ from ...services.tournaments import entrants, importing, series_people, setup
 from ...tournament_models import Entrant, Tournament
 from ...web import go_to, is_htmx, render
 from ...words import rules_message
-from . import printouts
 from .shared import remembered, tables_text
 
 bp = Blueprint("t_players", __name__)
@@ -281,7 +280,6 @@ def edit(token: str, entrant_id: int) -> WerkzeugResponse:
             except RulesError as exc:
                 form.name.errors = [*form.name.errors, rules_message(exc)]
             else:
-                printouts.prepare_round(tournament)  # the name on this round's cards
                 flash(gettext("%(name)s is saved.", name=entrant.name), "ok")
                 return go_to(_back(tournament, f"#p-{entrant.id}"))
         error = _fix_marked()

@@ -34,7 +34,7 @@ from ...tournament_models import Round, Tournament, TournamentTable
 from ...web import go_to, render, same_site_path
 from ...words import rules_message
 from ..polls import conditional, etag, utc
-from . import links, printouts
+from . import links
 from .shared import page_context
 
 bp = Blueprint("t_rounds", __name__)
@@ -96,7 +96,6 @@ def draw(token: str) -> WerkzeugResponse:
     except ConflictError:
         flash(gettext("Another tab changed the rounds at the same moment. Try again."), "error")
         return go_to(back)
-    printouts.prepare_round(tournament, row)
     return go_to(url_for(".round_page", token=token, number=row.number))
 
 
@@ -112,9 +111,6 @@ def round_page(token: str, number: int) -> WerkzeugResponse:
         size: setup.table_ruleset_of(tournament, size) for size in {len(t.players) for t in tables}
     }
     sits_out = {t.id: rules_of[len(t.players)].dealer_sits_out for t in tables}
-    # the paper this page prints, made ahead unless it is kept or under way (after a
-    # restart, in another language, or pruned from the cache)
-    printouts.prepare_round(tournament, row)
     return render(
         "tournaments/rounds/round.html",
         **page_context(
@@ -156,7 +152,6 @@ def redraw(token: str, number: int) -> WerkzeugResponse:
         )
     else:
         flash(gettext("Round %(number)s drawn again.", number=number), "info")
-        printouts.prepare_round(tournament, row)
     return go_to(here)
 
 
@@ -211,8 +206,7 @@ def replace_link(token: str, table_id: int) -> WerkzeugResponse:
                 "info",
             )
         else:
-            printouts.prepare_round(tournament, row)
-            flash(
+                flash(
                 gettext(
                     "Table %(table)s has a new link (link %(link)s). Scan its new QR code with "
                     "the phone that goes on; the old phone writes nothing any more.",
