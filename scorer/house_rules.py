@@ -308,14 +308,15 @@ BONUS_KINDS: tuple[tuple[str, Any], ...] = (
     ("half_bid", _l("half the bid")),
 )
 
-RANK_CHOICES: tuple[tuple[str, Any], ...] = (
-    ("A", _l("Daus")),
-    ("10", _l("Zehn")),
-    ("K", _l("König")),
-    ("O", _l("Ober")),
-    ("U", _l("Unter")),
-    ("7", _l("Sieben")),
-)
+RANK_WORDS: dict[str, Any] = {
+    "A": _l("Daus"),
+    "10": _l("Zehn"),
+    "K": _l("König"),
+    "O": _l("Ober"),
+    "U": _l("Unter"),
+    "7": _l("Sieben"),
+}
+"""A rank's name on a house rule's box (the Achterle's ranks, ``scorer.rules.EIGHT_RANKS``)."""
 
 BONUS_CHOICES: tuple[tuple[str, Any], ...] = (
     ("none", _l("none")),

@@ -18,9 +18,10 @@ from typing import TypeVar
 from .cards import Suit
 from .errors import MeldError, RulesError
 from .match import PlayedHand, played_hand
+from .outcomes import BID_OUTCOMES
 from .reach import check_meld_total, party_meld_totals
 from .ruleset import SPECIAL_GAMES, Ruleset
-from .settlement import BID_OUTCOMES, HandResult, complete_tricks, settle
+from .settlement import HandResult, complete_tricks, settle
 from .table import active_parties
 
 T = TypeVar("T")

@@ -63,13 +63,11 @@ from functools import lru_cache
 from typing import TypeGuard
 
 from .errors import BidError, RulesError, TrickError
+from .outcomes import BID_OUTCOMES, OUTCOMES, Verdict, verdict_of
 from .ruleset import MAX_PLAYERS, MIN_PLAYERS, SPECIAL_GAMES, Bonus, Ruleset, deck
 
 MAX_BID = 10_000
 """The highest bid accepted: far above any real hand, low enough to catch a typo."""
-
-OUTCOMES: tuple[str, ...] = ("played", "gone_off", "forfeit", *SPECIAL_GAMES, "open_play")
-"""Every outcome of docs/rules.md section 4."""
 
 REASONS: tuple[str, ...] = (
     "made",
@@ -82,12 +80,6 @@ REASONS: tuple[str, ...] = (
     "open",
 )
 """The values of :attr:`HandResult.reason`."""
-
-BID_OUTCOMES: tuple[str, ...] = ("played", "gone_off", "forfeit")
-"""The outcomes that carry a bid (the special games have their own value, open play none)."""
-
-TRUMP_OUTCOMES: tuple[str, ...] = ("played", "forfeit")
-"""The outcomes played in the trump the declarer named (going off ends the hand before play)."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +118,18 @@ class HandResult:
     exact_points: tuple[int, ...]
     reason: str
     at_fault: int | None = None
+
+    @property
+    def verdict(self) -> Verdict:
+        """How the hand went for the declarer (:func:`~scorer.rules.outcomes.verdict_of`):
+        the words of the preview, and what a saved hand says again.
+
+        >>> settle(Ruleset(), players=3, bidder=0, bid=300, outcome="forfeit",
+        ...        melds=[100, 40, 0], at_fault=2).verdict
+        <Verdict.CAUGHT: 'caught'>
+        """
+        won = self.declarer_won if self.outcome in SPECIAL_GAMES else None
+        return verdict_of(self.outcome, made=self.made, won=won)
 
 
 # -- input checks ----------------------------------------------------------

@@ -220,6 +220,8 @@ def detail(token: str, number: int) -> WerkzeugResponse:
         match=match,
         sheet=sheet,
         hand=hand,
+        # how it went, as the rules say (a forfeit by an opponent counts the game as made)
+        verdict=services.verdict(hand),
         confirm=ConfirmForm(formdata=None, version=str(match.version)),
         strike=request.args.get("strike") == "1",
     )

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from ..cards import Card, Rank, Suit
 from ..errors import MeldError
-from ..ruleset import Ruleset
+from ..ruleset import EIGHT_RANKS, Ruleset
 from .names import (
     BINOKEL,
     BINOKEL_KINDS,
@@ -16,7 +16,6 @@ from .names import (
     DOUBLE_BINOKEL,
     DOUBLE_FAMILY,
     EIGHT,
-    EIGHT_RANKS,
     FAMILY_RANKS,
     FOUR,
     FOUR_RANKS,
