@@ -1,7 +1,7 @@
 """One command for a tournament in a hall without reception: ``python -m scorer.hall``.
 
 The organiser's laptop runs the app for every phone on its own Wi-Fi
-(TOURNAMENT.md section 2, "Where it runs on the night"):
+(docs/rules.md section 13.3, "Where it runs"):
 
 1. the SQLite database in ``instance/`` is migrated to the newest schema, and what a
    restore left half-written when the laptop died is removed;

@@ -1,4 +1,4 @@
-"""The tournament's rows (TOURNAMENT.md): the evening, its players, rounds and tables.
+"""The tournament's rows (docs/rules.md section 13): the evening, its players, rounds and tables.
 
 A tournament has an organiser link (``token``, secret) and a public link
 (``view_token``: the beamer, the players).  Each table of each round is a

@@ -1,4 +1,4 @@
-"""The tournament's pure part (TOURNAMENT.md section 5): tables, the draw, ranks, fees, prizes."""
+"""The tournament's pure part (docs/rules.md section 13.6): tables, draw, ranks, fees, prizes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The prize fund and the prizes (TOURNAMENT.md sections 1.7-1.8 and 5): shares as typed,
+"""The prize fund and the prizes (docs/rules.md sections 13 and 13.6): shares as typed,
 the fund, who picks an item when, the joke prize, and :func:`prizes` checked by hand and by
 hypothesis (nothing lost or created; shares of 100 % hand out the whole fund, ties or not;
 tied players differ by a cent at most)."""

@@ -1,4 +1,4 @@
-"""The series (Binokel-Cup): how evenings add up, and who is the same person (TOURNAMENT.md 1.9)."""
+"""The series (Binokel-Cup, docs/rules.md section 13.1): how evenings add up, who is the same."""
 
 from __future__ import annotations
 

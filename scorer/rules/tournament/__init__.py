@@ -1,4 +1,4 @@
-"""The tournament's pure part: docs (TOURNAMENT.md) section 5.  Players are start numbers.
+"""The tournament's pure part: docs/rules.md section 13.6.  Players are start numbers.
 
 A package by topic: :mod:`.draw` (:func:`table_sizes` splits a round into
 tables of four and three; :func:`draw` seats the next round so that as few

@@ -1,4 +1,4 @@
-"""Table sizes and the draw (TOURNAMENT.md section 5): who sits where in the next round."""
+"""Table sizes and the draw (docs/rules.md sections 13 and 13.6): who sits where next round."""
 
 from __future__ import annotations
 

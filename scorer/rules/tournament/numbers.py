@@ -1,4 +1,4 @@
-"""Start numbers (TOURNAMENT.md section 2): who is present gets one, 1, 2, 3 …, and
+"""Start numbers (docs/rules.md sections 13 and 13.2): who is present gets one, 1, 2, 3 …, and
 plays from the round they were checked in for until they withdraw.
 
 A start number is given at check-in and never changed behind the player's

@@ -1,4 +1,4 @@
-"""The tournament's money (TOURNAMENT.md sections 1.7-1.8): what each player owes, the fund, prizes.
+"""The tournament's money (docs/rules.md section 13): what each player owes, the fund, prizes.
 
 Each player checked in owes the entry fee and the lost-game money: the
 organiser's schedule (``scorer.rules.tournament.lost_game_fee``) applied to the

@@ -1,4 +1,4 @@
-"""A series of tournament evenings (Binokel-Cup, TOURNAMENT.md 1.9) and its overall ranking.
+"""A series of evenings (Binokel-Cup, docs/rules.md section 13.1) and its overall ranking.
 
 A series is made from a tournament (it becomes evening 1, each of its players
 a person of the series); each new evening copies the last one's settings

@@ -1,4 +1,4 @@
-"""The addresses the tournament's links and QR codes carry (TOURNAMENT.md section 2).
+"""The addresses the tournament's links and QR codes carry (docs/rules.md section 13.3).
 
 The phones must reach them: on a server that is the address the organiser
 opened; on the organiser's laptop with a Wi-Fi of its own it is the laptop's

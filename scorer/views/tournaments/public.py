@@ -1,4 +1,4 @@
-"""The public link (TOURNAMENT.md section 3): the beamer's ranking, the seating, a player's page.
+"""The public link (docs/rules.md section 13.4): the beamer's ranking, the seating, a player's page.
 
 Everything here is a GET and reads by ``view_token`` only.  Each page polls
 its changing part (``…/live``): the beamer every few seconds (a saved hand
@@ -51,7 +51,7 @@ def qr(view_token: str) -> Response:
 def rules(view_token: str) -> WerkzeugResponse:
     """The tournament's rules page: how the evening runs and is ranked, then the game's rules.
 
-    Where TOURNAMENT.md is silent the app decided; the page says what (rounds,
+    Where docs/rules.md section 13 is silent the app decided; the page says what (rounds,
     tables of four, the draw, ranking and tie-break, lost games, confirmations,
     late arrivals and withdrawals, paper slips).
     """
