@@ -2,9 +2,10 @@
 
 The wheel is built from the checkout (``pip wheel``), installed into a folder of
 its own and run from another one, with the test environment's dependencies: its
-templates, static files and migrations come with it (``setup.py``,
-``scorer.resources``), the ``scorer`` command serves, migrates and lists its
-commands.
+templates, static files and migrations come with it (``pyproject.toml``'s
+``[tool.setuptools]``, ``scorer.resources``), the ``scorer`` command serves, migrates and
+lists its commands.  The package's metadata is all in ``pyproject.toml``: no
+``setup.py``, and its list of packages is every package of ``scorer/``.
 """
 
 from __future__ import annotations
@@ -13,12 +14,33 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+MAPPED = {
+    "scorer.templates": "templates",
+    "scorer.static": "static",
+    "scorer.migrations": "migrations",
+}
+
+
+def test_the_metadata_is_in_pyproject_alone() -> None:
+    """One file holds the package: every package of scorer/ listed (a new one fails here
+    until it is), the three folders mapped into the wheel, no setup.py beside it."""
+    assert not (ROOT / "setup.py").exists() and not (ROOT / "setup.cfg").exists()
+    tool = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
+    listed = tool["setuptools"]["packages"]
+    found = [
+        ".".join(init.parent.relative_to(ROOT).parts)
+        for init in (ROOT / "scorer").rglob("__init__.py")
+        if "__pycache__" not in init.parts
+    ]
+    assert sorted(listed) == sorted([*found, *MAPPED])
+    assert tool["setuptools"]["package-dir"] == MAPPED
 
 
 @pytest.fixture(scope="module")
