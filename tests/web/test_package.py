@@ -11,6 +11,7 @@ lists its commands.  The package's metadata is all in ``pyproject.toml``: no
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -19,6 +20,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[2]
 MAPPED = {
@@ -133,3 +136,30 @@ def test_the_scorer_command_lists_what_it_does(installed: Path, tmp_path: Path) 
     assert listed.returncode == 0, listed.stderr[-2000:]
     for command in ("serve", "hall", "db", "backup", "tournament", "online"):
         assert f"  {command}" in listed.stdout, command
+
+
+def _pins(lock: str) -> dict[str, str]:
+    """A lock file's pins, by normalised name."""
+    text = (ROOT / lock).read_text(encoding="utf-8")
+    found = re.findall(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;]+)", text, re.MULTILINE)
+    return {canonicalize_name(name): version for name, version in found}
+
+
+def test_the_lock_files_hold_every_dependency_at_a_version_it_allows() -> None:
+    """requirements.lock pins every dependency of pyproject.toml (what a hall installs),
+    requirements-dev.lock those and the dev extra's with the hall's pins unchanged.  A
+    dependency added to pyproject.toml without `bash lock.sh` fails here."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    hall, dev = _pins("requirements.lock"), _pins("requirements-dev.lock")
+    for lock, pins, wanted in (
+        ("requirements.lock", hall, project["dependencies"]),
+        ("requirements-dev.lock", dev, project["optional-dependencies"]["dev"]),
+    ):
+        for line in wanted:
+            need = Requirement(line)
+            name = canonicalize_name(need.name)
+            assert name in pins, f"{need.name} is not in {lock}: run `bash lock.sh`"
+            assert need.specifier.contains(pins[name], prereleases=True), (
+                f"{lock} pins {need.name} {pins[name]}, pyproject.toml asks {need.specifier}"
+            )
+    assert {name: dev[name] for name in hall} == hall
