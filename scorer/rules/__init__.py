@@ -1,6 +1,8 @@
 """The arithmetic of Binokel, as specified in docs/rules.md: pure Python, no web, no database."""
 
+from .bids import MAX_BID, bid_ceiling_of, bid_doubt, check_bid
 from .cards import Card, Rank, Suit, format_cards, parse_cards
+from .eights import EIGHT_RANKS, chosen_eight_ranks, eight_ranks_of
 from .errors import BidError, CardError, MeldError, RulesError, TrickError
 from .hand import (
     HandEntry,
@@ -45,7 +47,6 @@ from .reach import MeldTotals, check_meld_total, meld_totals, party_meld_totals
 from .ruleset import (
     CARD_POINTS,
     DEALER_RULES,
-    EIGHT_RANKS,
     FIRST_DEALER_RULES,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -55,25 +56,16 @@ from .ruleset import (
     SPECIAL_GAMES,
     Bonus,
     Ruleset,
-    chosen_eight_ranks,
     dabb_size,
     deck,
     deck_size,
-    eight_ranks_of,
     hand_size,
 )
 from .settlement import (
-    MAX_BID,
     REASONS,
     HandResult,
-    bid_ceiling_of,
-    bid_doubt,
     bonus_points,
-    check_bid,
-    complete_tricks,
     points_step,
-    possible_trick_points,
-    round_trick_points,
     settle,
     settle_hand,
 )
@@ -90,6 +82,7 @@ from .table import (
     players_dealt_in,
     seats_of_party,
 )
+from .tricks import complete_tricks, possible_trick_points, round_trick_points
 
 __all__ = [
     "BASES",

@@ -42,12 +42,13 @@ import dataclasses
 import re
 import reprlib
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Any, Literal
 
 from .cards import Card, Rank, Suit
+from .eights import eight_ranks_of
 from .errors import RulesError
 
 SPECIAL_GAMES: tuple[str, ...] = (
@@ -270,44 +271,6 @@ def _special_values(given: object) -> tuple[tuple[str, int | None], ...]:
         _check_int(name, value, 0, MAX_POINTS, optional=True)
         merged[name] = value
     return tuple(merged.items())
-
-
-EIGHT_RANKS: tuple[Rank, ...] = (Rank.A, Rank.TEN, Rank.K, Rank.O, Rank.U, Rank.SEVEN)
-"""The ranks an Achterle can be of (docs/rules.md section 3), highest first; the seven
-only in the game with sevens."""
-
-
-def eight_ranks_of(sevens: bool) -> tuple[Rank, ...]:
-    """The ranks that can make an Achterle at a table with or without ``sevens``.
-
-    >>> [r.value for r in eight_ranks_of(False)], eight_ranks_of(True)[-1].value
-    (['A', '10', 'K', 'O', 'U'], '7')
-    """
-    return EIGHT_RANKS if sevens else EIGHT_RANKS[:-1]
-
-
-def chosen_eight_ranks(
-    chosen: Iterable[Rank | str], *, sevens: bool, given: tuple[Rank, ...] | None = None
-) -> tuple[Rank, ...] | None:
-    """The option ``eight_ranks`` for the ranks a table chose (section 12).
-
-    A seven counts only with ``sevens``.  Every rank that can make an Achterle
-    chosen is the default, ``None`` (every rank, the seven too once sevens are
-    played) — unless the rules chosen from (``given``, e.g. a preset's) list
-    their ranks, which then stay a list.
-
-    >>> chosen_eight_ranks(["A", "10", "K", "O", "U", "7"], sevens=False) is None
-    True
-    >>> [r.value for r in chosen_eight_ranks(["A", "K", "7"], sevens=False)]
-    ['A', 'K']
-    >>> [r.value for r in chosen_eight_ranks(["A", "10", "K", "O", "U"], sevens=True)]
-    ['A', '10', 'K', 'O', 'U']
-    """
-    ranks = [Rank.parse(r) for r in chosen]
-    ranks = [r for r in EIGHT_RANKS if r in ranks and (sevens or r is not Rank.SEVEN)]
-    if given is None and set(ranks) >= set(eight_ranks_of(sevens)):
-        return None
-    return tuple(ranks)
 
 
 def _eight_ranks(given: object) -> tuple[Rank, ...]:

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..cards import Card, Rank, Suit
+from ..eights import EIGHT_RANKS
 from ..errors import MeldError
-from ..ruleset import EIGHT_RANKS, Ruleset
+from ..ruleset import Ruleset
 from .names import (
     BINOKEL,
     BINOKEL_KINDS,

@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..cards import Card, Rank, Suit
+from ..eights import EIGHT_RANKS
 from ..errors import CardError, MeldError
-from ..ruleset import EIGHT_RANKS, Ruleset
+from ..ruleset import Ruleset
 
 PAIR = "pair"
 FAMILY = "family"
