@@ -46,6 +46,17 @@ def possible_trick_points(ruleset: Ruleset) -> frozenset[int]:
 def check_trick_values(
     ruleset: Ruleset, tricks: Sequence[int], *, scheme_checked: bool = True
 ) -> None:
+    """Every value a party's trick points can be: 0 to the hand's total and, unless
+    ``scheme_checked`` is off (a restored backup), a sum the counting scheme can make
+    (:func:`possible_trick_points`); else :class:`TrickError` naming it.
+
+    >>> check_trick_values(Ruleset(), [90, 160])
+    >>> check_trick_values(Ruleset(), [1, 249])
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.TrickError: trick points 1 cannot be taken when the cards count \
+11-10-4-3-2 (A-10-K-O-U) and the last trick 10
+    """
     total = ruleset.trick_total
     for value in tricks:
         if not 0 <= value <= total:
@@ -67,6 +78,17 @@ def check_trick_values(
 
 
 def check_trick_sum(ruleset: Ruleset, tricks: Sequence[int], *, partial: bool = False) -> None:
+    """The cross-check (docs/rules.md section 5): the trick points add up to the hand's
+    total, else :class:`TrickError` with the sum and how far off it is.  ``partial``: a
+    hand closed in the middle (or the values entered so far) may add up to less.
+
+    >>> check_trick_sum(Ruleset(), [90, 100, 60])
+    >>> check_trick_sum(Ruleset(), [90, 100, 70])
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.TrickError: trick points add up to 260, 10 too many; a hand has 250
+    >>> check_trick_sum(Ruleset(), [90, 100], partial=True)
+    """
     total = ruleset.trick_total
     entered = sum(tricks)
     if entered > total:
@@ -141,15 +163,8 @@ def complete_tricks(
     if not missing:
         check_trick_sum(ruleset, known)
         return known
-    total = ruleset.trick_total
-    entered = sum(known)
-    if entered > total:
-        raise TrickError(
-            "trick points add up to {sum}, {difference} too many; a hand has {total}",
-            sum=entered,
-            difference=entered - total,
-            total=total,
-        )
+    check_trick_sum(ruleset, known, partial=True)  # what is left may not be below 0
+    total, entered = ruleset.trick_total, sum(known)
     result = list(known)
     result.insert(missing[0], total - entered)
     check_trick_values(ruleset, result, scheme_checked=scheme_checked)
