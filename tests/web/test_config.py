@@ -26,18 +26,27 @@ def no_settings_of_the_shell(monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.delenv(name)
 
 
+def environment(monkeypatch: pytest.MonkeyPatch, **settings: str) -> None:
+    """``SCORER_<key>=value`` for each setting (a ``__`` in a key as it is written)."""
+    for key, value in settings.items():
+        monkeypatch.setenv(f"SCORER_{key}", value)
+
+
 def test_any_setting_comes_from_the_environment_with_the_prefix(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setenv("SCORER_SQLALCHEMY_DATABASE_URI", f"sqlite:///{tmp_path / 'a.sqlite'}")
-    monkeypatch.setenv("SCORER_WORK_SLOTS", "2")
-    monkeypatch.setenv("SCORER_WORK_SLOT_WAIT", "0.5")
-    monkeypatch.setenv("SCORER_PDF_AHEAD", "false")
-    monkeypatch.setenv("SCORER_LIMIT_PDF", "30 per minute")
-    monkeypatch.setenv("SCORER_PDF_CACHE_DIR", str(tmp_path / "pdfs"))
+    environment(
+        monkeypatch,
+        SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'a.sqlite'}",
+        WORK_SLOTS="2",
+        WORK_SLOT_WAIT="0.5",
+        PDF_AHEAD="false",
+        LIMIT_PDF="30 per minute",
+        PDF_CACHE_DIR=str(tmp_path / "pdfs"),
+        SECRET_KEY="123456",  # digits, and still the text given
+        TOURNAMENT_FRESH="3",  # a key read where it is used
+    )
     monkeypatch.setenv("SCORER_UPLOAD_LIMITS__online.push", "8388608")
-    monkeypatch.setenv("SCORER_SECRET_KEY", "123456")  # digits, and still the text given
-    monkeypatch.setenv("SCORER_TOURNAMENT_FRESH", "3")  # a key read where it is used
     app = create_app(BARE)
     settings = app.config
     assert settings["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{tmp_path / 'a.sqlite'}"
@@ -74,10 +83,13 @@ def test_a_prefixed_setting_changes_what_the_app_does(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """Set from the environment, the settings act: the hosts answered, the largest request."""
-    monkeypatch.setenv("SCORER_SQLALCHEMY_DATABASE_URI", f"sqlite:///{tmp_path / 'b.sqlite'}")
-    monkeypatch.setenv("SCORER_TRUSTED_HOSTS", '["scorer.example.org"]')
-    monkeypatch.setenv("SCORER_MAX_CONTENT_LENGTH", "1000")
-    monkeypatch.setenv("SCORER_WTF_CSRF_ENABLED", "false")
+    environment(
+        monkeypatch,
+        SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'b.sqlite'}",
+        TRUSTED_HOSTS='["scorer.example.org"]',
+        MAX_CONTENT_LENGTH="1000",
+        WTF_CSRF_ENABLED="false",
+    )
     app = create_app(BARE)
     client = app.test_client()
     assert client.get("/", base_url="http://evil.example").status_code == 400
