@@ -1,4 +1,4 @@
-"""How long the tournament draw takes, and how many pairs meet again (TOURNAMENT.md section 5).
+"""How long the tournament draw takes, and how many pairs meet again (docs/rules.md section 13.6).
 
 Run: ``.venv/bin/python bench/bench_draw.py``.  The spec's case: 200 players
 with 9 earlier rounds (drawn round by round), then the tenth round's draw,

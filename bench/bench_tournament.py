@@ -1,4 +1,4 @@
-"""The tournament night under load (TOURNAMENT.md section 6, issue 21): PostgreSQL, gunicorn.
+"""The tournament night under load (docs/rules.md section 13.7, issue 21): PostgreSQL, gunicorn.
 
 Run from the top of the checkout::
 

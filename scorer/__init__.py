@@ -14,7 +14,7 @@ from typing import Any
 from flask import Flask
 from sqlalchemy import event
 
-from .config import Config, from_environment
+from .config import Config, from_environment, from_prefixed_environment
 from .extensions import babel, csrf, db, htmx, migrate
 from .resources import folder
 from .words import select_locale
@@ -53,7 +53,8 @@ def _listen_for_sqlite(app: Flask) -> None:
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
-    """The app, configured from ``Config``, the environment, then ``config``."""
+    """The app, configured from ``Config``, the environment (``DATABASE_URL`` …, then every
+    ``SCORER_<KEY>``), then ``config``."""
     app = Flask(
         __name__,
         template_folder=str(folder("templates")),
@@ -62,6 +63,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     app.config.from_object(Config)
     app.config.update(from_environment(app.instance_path))
+    from_prefixed_environment(app.config)  # SCORER_<KEY>: every setting (README's table)
     if config:
         app.config.update(config)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)

@@ -1,4 +1,14 @@
-"""Configuration: defaults for a single machine, secrets and the database from the environment."""
+"""Configuration: defaults for a single machine, secrets and the database from the environment.
+
+Every setting — each attribute of :class:`Config`, the keys of
+:func:`from_environment`, and those read with a default where they are used (the
+README's table lists them all) — can be set from the environment as
+``SCORER_<KEY>`` (:func:`from_prefixed_environment`: ``SCORER_WORK_SLOTS=2``,
+``SCORER_PDF_AHEAD=false``, ``SCORER_LIMIT_PDF="30 per minute"``).  The few
+variables a deployer knew before the prefix (``DATABASE_URL``, ``SECRET_KEY``,
+``SESSION_COOKIE_SECURE``, ``TRUSTED_HOSTS``, ``PUBLIC_URL``, ``TIMEZONE``) keep
+working; a prefixed one wins over its unprefixed twin.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +16,8 @@ import os
 import secrets
 from pathlib import Path
 from typing import Any, ClassVar
+
+from flask import Config as FlaskConfig
 
 
 class Config:
@@ -103,6 +115,34 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "PUBLIC_URL": os.environ.get("PUBLIC_URL", ""),
         "TIMEZONE": os.environ.get("TIMEZONE") or Config.TIMEZONE,
     }
+
+
+PREFIX = "SCORER"
+"""The prefix of every setting in the environment: ``SCORER_WORK_SLOTS`` is ``WORK_SLOTS``."""
+
+TEXT_SETTINGS = frozenset(
+    {"SECRET_KEY", "SQLALCHEMY_DATABASE_URI", "PUBLIC_URL", "TIMEZONE"}
+    | {key for key, value in vars(Config).items() if key.isupper() and isinstance(value, str)}
+)
+"""Settings that are text whatever they look like (a secret key of digits stays text)."""
+
+
+def from_prefixed_environment(settings: FlaskConfig) -> None:
+    """Every ``SCORER_<KEY>`` of the environment into ``settings`` (Flask's
+    ``from_prefixed_env``): a value is read as JSON where it is JSON (``2``, ``0.5``,
+    ``false``, ``["a", "b"]``) and kept as text otherwise; ``SCORER_A__B`` sets key ``B``
+    of the setting ``A`` (``SCORER_UPLOAD_LIMITS__online.push=8388608``).  A text
+    setting stays the text given, and ``TRUSTED_HOSTS`` may be a comma-separated list
+    as without the prefix.
+    """
+    settings.from_prefixed_env(PREFIX)
+    for key in TEXT_SETTINGS:
+        raw = os.environ.get(f"{PREFIX}_{key}")
+        if raw is not None:
+            settings[key] = raw
+    hosts = settings.get("TRUSTED_HOSTS")
+    if isinstance(hosts, str):
+        settings["TRUSTED_HOSTS"] = trusted_hosts(hosts)
 
 
 def trusted_hosts(text: str | None) -> list[str] | None:

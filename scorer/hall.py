@@ -1,7 +1,7 @@
 """One command for a tournament in a hall without reception: ``python -m scorer.hall``.
 
 The organiser's laptop runs the app for every phone on its own Wi-Fi
-(TOURNAMENT.md section 2, "Where it runs on the night"):
+(docs/rules.md section 13.3, "Where it runs"):
 
 1. the SQLite database in ``instance/`` is migrated to the newest schema, and what a
    restore left half-written when the laptop died is removed;
@@ -162,9 +162,10 @@ def main() -> None:
     port = int(os.environ.get("PORT", "5000"))
     os.environ.setdefault("SECRET_KEY", secret_key(instance_folder()))
     address = lan_address()
-    if address and not os.environ.get("PUBLIC_URL"):
+    given = os.environ.get("SCORER_PUBLIC_URL") or os.environ.get("PUBLIC_URL")  # README
+    if address and not given:
         os.environ["PUBLIC_URL"] = f"http://{address}:{port}"
-    public = os.environ.get("PUBLIC_URL") or f"http://127.0.0.1:{port}"
+    public = given or os.environ.get("PUBLIC_URL") or f"http://127.0.0.1:{port}"
     print(f"scorer: open {public} (on this laptop also http://127.0.0.1:{port})", flush=True)
     serve(f"0.0.0.0:{port}", workers=int(os.environ.get("WORKERS", "2")), pusher=True)
 

@@ -6,12 +6,13 @@ and a whole ruleset in words — one line for the head of the PDF
 
 The setup form (:mod:`scorer.forms.setup`), the rules page (:mod:`scorer.views.matches`)
 and the PDF (:mod:`scorer.pdf`) all read them here; the numbers they quote come from
-:mod:`scorer.rules`.  A new house-rule option is: its field in ``scorer.rules.ruleset``
-(with the default that keeps the old play; a ``bool`` field is a check box by itself,
-``BOOL_FIELDS``; a choice or a range goes into ``CHOICES`` / ``INT_RANGES`` beside it),
-its row here (label, one line of help, group), the German words
-(``scorer/translations/update.sh``), its paragraph in docs/rules.md and its tests in
-``tests/rules``.  The setup form, the rules page, the PDF's head and the backups follow.
+:mod:`scorer.rules`.  A new house-rule option is five files (README, "A new house
+rule"): its field in ``scorer.rules.ruleset`` (with the default that keeps the old play;
+a ``bool`` field is a check box by itself, ``BOOL_FIELDS``; a choice or a range goes into
+``CHOICES`` / ``INT_RANGES`` beside it), the rule where it acts with a doctest of a real
+hand, its row here (label, one line of help, group), the German words
+(``scorer/translations/update.sh``) and its row in docs/rules.md.  The setup form, the
+rules page, the PDF's head and the backups follow (``tests/web/test_house_rule_options.py``).
 """
 
 from __future__ import annotations
@@ -308,14 +309,15 @@ BONUS_KINDS: tuple[tuple[str, Any], ...] = (
     ("half_bid", _l("half the bid")),
 )
 
-RANK_CHOICES: tuple[tuple[str, Any], ...] = (
-    ("A", _l("Daus")),
-    ("10", _l("Zehn")),
-    ("K", _l("König")),
-    ("O", _l("Ober")),
-    ("U", _l("Unter")),
-    ("7", _l("Sieben")),
-)
+RANK_WORDS: dict[str, Any] = {
+    "A": _l("Daus"),
+    "10": _l("Zehn"),
+    "K": _l("König"),
+    "O": _l("Ober"),
+    "U": _l("Unter"),
+    "7": _l("Sieben"),
+}
+"""A rank's name on a house rule's box (the Achterle's ranks, ``scorer.rules.EIGHT_RANKS``)."""
 
 BONUS_CHOICES: tuple[tuple[str, Any], ...] = (
     ("none", _l("none")),

@@ -1,7 +1,8 @@
 """Where the app's templates, static files and migrations are: in the package, or beside it.
 
 In a checkout (and an editable install) they sit at the top of the repository;
-a built wheel carries them inside the package (``setup.py``), so an installed
+a built wheel carries them inside the package (``pyproject.toml``'s
+``[tool.setuptools]``), so an installed
 scorer (``pipx install``, a wheel) finds them from any folder.
 """
 

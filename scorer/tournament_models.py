@@ -1,4 +1,4 @@
-"""The tournament's rows (TOURNAMENT.md): the evening, its players, rounds and tables.
+"""The tournament's rows (docs/rules.md section 13): the evening, its players, rounds and tables.
 
 A tournament has an organiser link (``token``, secret) and a public link
 (``view_token``: the beamer, the players).  Each table of each round is a
@@ -18,6 +18,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
 from .models import Match, new_token, utcnow
+from .rules.tournament import DEFAULT_SCHEDULE
 
 
 def new_seed() -> str:
@@ -85,7 +86,8 @@ class Tournament(db.Model):  # type: ignore[name-defined]
     ruleset: Mapped[dict[str, Any]] = mapped_column(JSON)
     rounds: Mapped[int] = mapped_column(default=3)
     entry_fee_cents: Mapped[int] = mapped_column(default=0)
-    fee_schedule: Mapped[str] = mapped_column(String(60), default="0.50; 1.00 from 5")
+    # the rules' schedule in its canonical text (read once: services.tournaments.setup.schedule_of)
+    fee_schedule: Mapped[str] = mapped_column(String(60), default=str(DEFAULT_SCHEDULE))
     # equal totals ordered by the better best round, then the fewer lost games; off (the
     # village's way, and the default since issue 30): equal totals share a place (1, 1, 3)
     tie_break: Mapped[bool] = mapped_column(default=False)

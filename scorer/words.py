@@ -19,8 +19,8 @@ from flask import Flask, current_app, request
 from flask_babel import format_currency, format_date, format_decimal, get_locale, gettext
 from flask_babel import lazy_gettext as _l
 
-from .rules import SPECIAL_GAMES, Bonus, RulesError
-from .rules.tournament import write_schedule
+from .rules import OUTCOMES, Bonus, RulesError, Verdict, verdict_of
+from .rules.tournament import Schedule, write_schedule
 
 MINUS = "−"  # U+2212: the one minus sign of the sheet, the money and the messages
 
@@ -80,6 +80,14 @@ OUTCOME_CHOICES: tuple[tuple[str, Any], ...] = (
     ("bettel_hand", _l("Bettel from the hand")),
 )
 
+STAKE_BASES: dict[str, Any] = {
+    "full": _l("per full 100"),
+    "started": _l("per started 100"),
+    "exact": _l("exactly per 100"),
+    "per_game": _l("per lost match"),
+}
+"""How the stake's basis (``scorer.rules.BASES``, docs/rules.md section 7) is offered."""
+
 _FIXED_MELDS: dict[str, Any] = {
     "binokel": _l("Binokel"),
     "double_binokel": _l("Double Binokel"),
@@ -138,13 +146,17 @@ def suit_name(letter: str | None) -> str:
 
 
 def outcome_text(hand: Any) -> str:
-    """How the sheet names a hand's outcome: made, failed, gone off, Durch won …"""
-    if hand.outcome == "played":
-        return gettext("made") if hand.made else gettext("failed")
+    """How the sheet names a hand's outcome: made, failed, gone off, Durch won …
+    (how it went is the rules' :func:`~scorer.rules.verdict_of`)."""
+    if hand.outcome not in OUTCOMES:  # an old snapshot in a hand's history
+        return str(hand.outcome)
+    went = verdict_of(hand.outcome, made=hand.made, won=hand.won)
+    if went in (Verdict.MADE, Verdict.FAILED):
+        return gettext("made") if went is Verdict.MADE else gettext("failed")
     word = _OUTCOME_ON_SHEET.get(hand.outcome)
     text = str(word) if word is not None else hand.outcome
-    if hand.outcome in SPECIAL_GAMES:
-        text += " " + (gettext("won") if hand.won else gettext("lost"))
+    if went in (Verdict.WON, Verdict.LOST):
+        text += " " + (gettext("won") if went is Verdict.WON else gettext("lost"))
     return text
 
 
@@ -206,14 +218,14 @@ def money(cents: int) -> str:
     return format_currency(cents / 100, "EUR").replace("-", MINUS)
 
 
-def fee_schedule(stored: str) -> str:
-    """A lost-game schedule (stored in English) as the user's language writes it:
-    ``0,50; 1,00 ab 5`` in German (the rules' ``write_schedule``)."""
+def fee_schedule(stored: str | Schedule) -> str:
+    """A lost-game schedule (stored in English, or read already) as the user's language
+    writes it: ``0,50; 1,00 ab 5`` in German (the rules' ``write_schedule``)."""
     locale = get_locale()
     try:
         return write_schedule(stored, locale.language if locale is not None else "en")
     except RulesError:
-        return stored
+        return str(stored)
 
 
 def local_time(moment: datetime | None, pattern: str = "%H:%M") -> str:

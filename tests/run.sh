@@ -20,7 +20,8 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
-.venv/bin/pip install -q --disable-pip-version-check -e '.[dev]'
+# the versions that were tested (requirements-dev.lock; made anew by `bash lock.sh`)
+.venv/bin/pip install -q --disable-pip-version-check -r requirements-dev.lock -e '.[dev]'
 
 .venv/bin/ruff check .
 .venv/bin/ruff format --check scorer/rules tests/rules

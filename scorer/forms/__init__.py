@@ -8,7 +8,8 @@ becomes a form error in the user's language, never a 500.  The modules, by job:
   validators and filters :func:`printable`, :func:`key_or_none`,
   :func:`euros_to_cents`, and :class:`WholeNumberField` (every number field of
   every form) with its parser :func:`whole_number`;
-- :mod:`.setup` — the new match: ``STAKE_BASES``, :class:`NewMatchForm`,
+- :mod:`.setup` — the new match: :class:`NewMatchForm` (and :class:`StakeForm`, the
+  session's stake, its basis one of the rules' ``BASES``),
   :func:`build_rule_fields`, :func:`ruleset_from_form`,
   :func:`rules_field_errors`;
 - :mod:`.hand` — a hand: :class:`PartyForm`, :class:`HandForm` and its builder
@@ -53,8 +54,8 @@ from .hand import (
     hand_form,
 )
 from .setup import (
-    STAKE_BASES,
     NewMatchForm,
+    StakeForm,
     build_rule_fields,
     rules_field_errors,
     ruleset_from_form,
@@ -67,7 +68,6 @@ __all__ = [
     "PRESET_LABELS",
     "RULE_GROUPS",
     "RULE_OPTIONS",
-    "STAKE_BASES",
     "AppForm",
     "ConfirmForm",
     "HandForm",
@@ -75,6 +75,7 @@ __all__ = [
     "NewMatchForm",
     "PartyForm",
     "RuleOption",
+    "StakeForm",
     "TricksForm",
     "WholeNumberField",
     "build_rule_fields",

@@ -438,7 +438,7 @@ class MeldEntryForm(AppForm):
     party = SelectField(_l("Player"), choices=choice_list([("0", "1"), ("1", "2")]))
     trump = RadioField(_l("Trump"), choices=choice_list(SUITS.items()), validate_choice=False)
     meld = SelectField(_l("Meld"), choices=[], validate_choice=False)
-    points = WholeNumberField(_l("Points"), low=1, high=5000)
+    # no points field: a meld's value comes from the rules (scorer.rules.offered_points)
     version = HiddenField()
     # the number of the hand in play the page shows: a meld is written to that hand
     hand = HiddenField()

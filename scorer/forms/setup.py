@@ -27,13 +27,24 @@ from ..house_rules import (
     BONUS_CHOICES,
     BONUS_KINDS,
     PRESET_LABELS,
-    RANK_CHOICES,
+    RANK_WORDS,
     RULE_OPTIONS,
     RuleOption,
     rule_value,
 )
-from ..rules import MAX_PLAYERS, PRESETS, SPECIAL_GAMES, Rank, RulesError, Ruleset, check_table
+from ..rules import (
+    BASES,
+    EIGHT_RANKS,
+    MAX_PLAYERS,
+    PRESETS,
+    SPECIAL_GAMES,
+    RulesError,
+    Ruleset,
+    check_table,
+    chosen_eight_ranks,
+)
 from ..services import clean_name
+from ..words import STAKE_BASES
 from .base import (
     AppForm,
     WholeNumberField,
@@ -43,17 +54,25 @@ from .base import (
     printable,
 )
 
-STAKE_BASES: tuple[tuple[str, Any], ...] = (
-    ("full", _l("per full 100")),
-    ("started", _l("per started 100")),
-    ("exact", _l("exactly per 100")),
-    ("per_game", _l("per lost match")),
-)
+
+def stake_basis_field() -> SelectField:
+    """Per what the stake counts: every basis the rules know (``scorer.rules.BASES``,
+    the first their default), in the user's words."""
+    return SelectField(
+        _l("Stake per"),
+        choices=choice_list((basis, STAKE_BASES[basis]) for basis in BASES),
+        default=BASES[0],
+    )
 
 
-def _all_eight_ranks(sevens: bool) -> list[str]:
-    ranks = ["A", "10", "K", "O", "U"]
-    return [*ranks, "7"] if sevens else ranks
+class StakeForm(AppForm):
+    """The stake of a session: an amount and what it is per (the session's page)."""
+
+    stake = StringField(_l("Stake (€)"), [Optional(), Length(max=10), printable])
+    stake_basis = stake_basis_field()
+
+    def validate_stake(self, field: Field) -> None:
+        euros_to_cents(field.data)
 
 
 class NewMatchForm(AppForm):
@@ -86,7 +105,7 @@ class NewMatchForm(AppForm):
         default="0",
     )
     stake = StringField(_l("Stake (€)"), [Optional(), Length(max=10), printable])
-    stake_basis = SelectField(_l("Stake per"), choices=choice_list(STAKE_BASES), default="full")
+    stake_basis = stake_basis_field()
     action = HiddenField()
     idempotency_key = HiddenField(filters=[key_or_none])
 
@@ -173,15 +192,15 @@ def build_rule_fields(form: FlaskForm, base: Ruleset, data: Any) -> None:
                 )
             )
         elif option.kind == "ranks":
-            # one box per rank (a list of same-named boxes would need a list in every client)
-            ranks = base.eight_ranks
-            chosen = {r.value for r in ranks} if ranks is not None else set(_all_eight_ranks(True))
-            for value, label in RANK_CHOICES[:-1]:
-                unbound.append(
-                    (f"{option.name}_{value}", BooleanField(label, default=value in chosen))
+            # one box per rank an Achterle can be of (a list of same-named boxes would need
+            # a list in every client); the last one carries the option's help
+            chosen = base.eight_ranks if base.eight_ranks is not None else EIGHT_RANKS
+            for rank in EIGHT_RANKS:
+                help_text = option.help if rank is EIGHT_RANKS[-1] else ""
+                box = BooleanField(
+                    RANK_WORDS[rank.value], default=rank in chosen, description=help_text
                 )
-            f = BooleanField(RANK_CHOICES[-1][1], default="7" in chosen, description=option.help)
-            unbound.append((f"{option.name}_7", f))
+                unbound.append((f"{option.name}_{rank.value}", box))
             continue
         elif option.kind == "choice":
             choices = list(option.choices or BONUS_CHOICES)
@@ -246,8 +265,9 @@ def rule_changes(
         elif option.kind == "bonus":
             value = bonus_from(option, value, fields[option.name + "_n"].data)
         elif option.kind == "ranks":
-            ticked = [v for v, _ in RANK_CHOICES if fields[f"{option.name}_{v}"].data]
-            value = _ranks_from(ticked, base, bool(changes.get("sevens", base.sevens)))
+            ticked = [r for r in EIGHT_RANKS if fields[f"{option.name}_{r.value}"].data]
+            sevens = bool(changes.get("sevens", base.sevens))
+            value = chosen_eight_ranks(ticked, sevens=sevens, given=base.eight_ranks)
         if option.name in SPECIAL_GAMES:
             specials[option.name] = value
         else:
@@ -267,16 +287,6 @@ def bonus_from(option: RuleOption, kind: Any, number: Any) -> str:
             )
         return f"{kind} {number}"
     return str(kind or "none")
-
-
-def _ranks_from(chosen: list[str], base: Ruleset, sevens: bool) -> Any:
-    """The Achterle ranks ticked (the seven only with sevens); all of them is the default
-    (``None``)."""
-    if not sevens:
-        chosen = [r for r in chosen if r != "7"]
-    if base.eight_ranks is None and set(chosen) >= set(_all_eight_ranks(sevens)):
-        return None
-    return tuple(Rank.parse(r) for r in chosen)
 
 
 def rules_field_errors(form: FlaskForm) -> bool:

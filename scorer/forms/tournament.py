@@ -107,7 +107,7 @@ class TournamentForm(AppForm):
         [Optional(), Length(max=setup.MAX_SCHEDULE), printable, _rules_check(_fee_check)],
         description=_l("the price of a lost game, then “; price from N” from the N-th on; 0: none"),
     )
-    # off by default: a village tournament shares places (TOURNAMENT.md section 1.6); the
+    # off by default: a village tournament shares places (docs/rules.md section 13); the
     # page offers the two choices as radio buttons, each saying what it means
     tie_break = BooleanField(_l("Equal points"), default=False)
     public_url = StringField(

@@ -1,6 +1,8 @@
 """The arithmetic of Binokel, as specified in docs/rules.md: pure Python, no web, no database."""
 
+from .bids import MAX_BID, bid_ceiling_of, bid_doubt, check_bid
 from .cards import Card, Rank, Suit, format_cards, parse_cards
+from .eights import EIGHT_RANKS, chosen_eight_ranks, eight_ranks_of
 from .errors import BidError, CardError, MeldError, RulesError, TrickError
 from .hand import (
     HandEntry,
@@ -33,12 +35,14 @@ from .melds import (
     best_kept,
     best_meld,
     check_meld,
+    check_shown_meld,
     meld_points,
     offered_points,
     parse_meld_name,
     rundgang_totals,
     smallest_meld,
 )
+from .outcomes import BID_OUTCOMES, OUTCOMES, TRUMP_OUTCOMES, Verdict, verdict_of
 from .reach import MeldTotals, check_meld_total, meld_totals, party_meld_totals
 from .ruleset import (
     CARD_POINTS,
@@ -58,20 +62,10 @@ from .ruleset import (
     hand_size,
 )
 from .settlement import (
-    BID_OUTCOMES,
-    MAX_BID,
-    OUTCOMES,
     REASONS,
-    TRUMP_OUTCOMES,
     HandResult,
-    bid_ceiling_of,
-    bid_doubt,
     bonus_points,
-    check_bid,
-    complete_tricks,
     points_step,
-    possible_trick_points,
-    round_trick_points,
     settle,
     settle_hand,
 )
@@ -88,12 +82,14 @@ from .table import (
     players_dealt_in,
     seats_of_party,
 )
+from .tricks import complete_tricks, possible_trick_points, round_trick_points
 
 __all__ = [
     "BASES",
     "BID_OUTCOMES",
     "CARD_POINTS",
     "DEALER_RULES",
+    "EIGHT_RANKS",
     "FIRST_DEALER_RULES",
     "MAX_AMOUNT_CENTS",
     "MAX_BID",
@@ -127,6 +123,7 @@ __all__ = [
     "Suit",
     "TableHand",
     "TrickError",
+    "Verdict",
     "active_parties",
     "active_seats",
     "advance",
@@ -140,13 +137,16 @@ __all__ = [
     "check_deals",
     "check_meld",
     "check_meld_total",
+    "check_shown_meld",
     "check_table",
     "check_teams",
+    "chosen_eight_ranks",
     "complete_tricks",
     "dabb_size",
     "dealer_of",
     "deck",
     "deck_size",
+    "eight_ranks_of",
     "expand_active",
     "first_dealer_of_next",
     "format_cards",
@@ -180,5 +180,6 @@ __all__ = [
     "settle_hand",
     "smallest_meld",
     "stake_payments",
+    "verdict_of",
     "winners_of",
 ]

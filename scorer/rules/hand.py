@@ -6,7 +6,7 @@ parties that played (:func:`~scorer.rules.table.active_parties`) and puts the
 result back at the table's places (:func:`~scorer.rules.match.played_hand`),
 the dealer's party with 0.  Trick points of a played hand may leave exactly one
 party empty: it is filled in from the trick total
-(:func:`~scorer.rules.settlement.complete_tricks`).
+(:func:`~scorer.rules.tricks.complete_tricks`).
 """
 
 from __future__ import annotations
@@ -18,10 +18,12 @@ from typing import TypeVar
 from .cards import Suit
 from .errors import MeldError, RulesError
 from .match import PlayedHand, played_hand
+from .outcomes import BID_OUTCOMES
 from .reach import check_meld_total, party_meld_totals
 from .ruleset import SPECIAL_GAMES, Ruleset
-from .settlement import BID_OUTCOMES, HandResult, complete_tricks, settle
+from .settlement import HandResult, settle
 from .table import active_parties
+from .tricks import complete_tricks
 
 T = TypeVar("T")
 

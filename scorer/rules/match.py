@@ -21,8 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import RulesError
+from .outcomes import OUTCOMES
 from .ruleset import Ruleset, hand_size
-from .settlement import OUTCOMES, HandResult
+from .settlement import HandResult
 from .table import (
     active_parties,
     check_deals,

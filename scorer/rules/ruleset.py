@@ -48,6 +48,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from .cards import Card, Rank, Suit
+from .eights import eight_ranks_of
 from .errors import RulesError
 
 SPECIAL_GAMES: tuple[str, ...] = (
@@ -503,8 +504,7 @@ class Ruleset:
             return ()
         if self.eight_ranks is not None:  # a seven only where the deck has sevens
             return tuple(r for r in self.eight_ranks if r is not Rank.SEVEN or self.sevens)
-        base = (Rank.A, Rank.TEN, Rank.K, Rank.O, Rank.U)
-        return (*base, Rank.SEVEN) if self.sevens else base
+        return eight_ranks_of(self.sevens)
 
     def special_value(self, outcome: str) -> int | None:
         """The value of a special game, or None when this table does not play it."""

@@ -1,5 +1,10 @@
 """Settlement of one hand: docs/rules.md sections 4, 5 and the options of section 8.
 
+A package of topics beside it: :mod:`.bids` (what a bid may be), :mod:`.tricks` (trick
+points: the values a scheme can produce, the cross-check, the value filled in),
+:mod:`.outcomes` (the outcomes, and how a hand went for its declarer) and :mod:`.whole`
+(whole numbers as input).
+
 :func:`settle` takes what the Schreiber enters for a hand — the outcome, the
 bid, every party's melds and exact trick points — and returns a
 :class:`HandResult` with what goes on the sheet and why.  :func:`settle_hand`
@@ -23,7 +28,7 @@ The inputs, one entry per *party* (a player, or a team in team play):
 
 Decisions where docs/rules.md is silent (kept in the rules page of the app too):
 
-- A bid is at most :data:`MAX_BID` (10 000): no real hand comes near it, and
+- A bid is at most :data:`~scorer.rules.bids.MAX_BID` (10 000): no real hand comes near it, and
   a typo (``3900`` for ``390``) is caught.
 - **forfeit** without trick points (the fault showed before play): the
   opponents score their melds without needing a trick, plus ``failed_bonus``.
@@ -46,8 +51,9 @@ Decisions where docs/rules.md is silent (kept in the rules page of the app too):
   declarer's party included.  ``at_fault`` is read for a forfeit only.
 - **Trick points a counting scheme cannot produce** are refused: every
   party's value must be a sum of some card values of the deck, with or
-  without the last trick (:func:`possible_trick_points`).  ``scheme_checked=False``
-  (``settle``, ``complete_tricks``, ``settle_at_table``) skips that check and
+  without the last trick (:func:`~scorer.rules.tricks.possible_trick_points`).
+  ``scheme_checked=False`` (``settle``, ``complete_tricks``, ``settle_at_table``)
+  skips that check and
   keeps the others: a backup restores hands as they were saved, also those saved
   before the check existed.
 - A hand of the Swiss game closed in the middle (``ended_early``) may have
@@ -59,17 +65,18 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import TypeGuard
 
-from .errors import BidError, RulesError, TrickError
-from .ruleset import MAX_PLAYERS, MIN_PLAYERS, SPECIAL_GAMES, Bonus, Ruleset, deck
-
-MAX_BID = 10_000
-"""The highest bid accepted: far above any real hand, low enough to catch a typo."""
-
-OUTCOMES: tuple[str, ...] = ("played", "gone_off", "forfeit", *SPECIAL_GAMES, "open_play")
-"""Every outcome of docs/rules.md section 4."""
+from .bids import check_bid
+from .errors import RulesError, TrickError
+from .outcomes import BID_OUTCOMES, OUTCOMES, Verdict, verdict_of
+from .ruleset import MAX_PLAYERS, MIN_PLAYERS, SPECIAL_GAMES, Bonus, Ruleset
+from .tricks import (
+    check_trick_sum,
+    check_trick_values,
+    possible_trick_points,
+    round_trick_points,
+)
+from .whole import is_whole, whole_numbers
 
 REASONS: tuple[str, ...] = (
     "made",
@@ -82,12 +89,6 @@ REASONS: tuple[str, ...] = (
     "open",
 )
 """The values of :attr:`HandResult.reason`."""
-
-BID_OUTCOMES: tuple[str, ...] = ("played", "gone_off", "forfeit")
-"""The outcomes that carry a bid (the special games have their own value, open play none)."""
-
-TRUMP_OUTCOMES: tuple[str, ...] = ("played", "forfeit")
-"""The outcomes played in the trump the declarer named (going off ends the hand before play)."""
 
 
 @dataclass(frozen=True)
@@ -127,141 +128,17 @@ class HandResult:
     reason: str
     at_fault: int | None = None
 
+    @property
+    def verdict(self) -> Verdict:
+        """How the hand went for the declarer (:func:`~scorer.rules.outcomes.verdict_of`):
+        the words of the preview, and what a saved hand says again.
 
-# -- input checks ----------------------------------------------------------
-
-
-def _is_int(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _int_list(values: object, what: str) -> list[int]:
-    if isinstance(values, str | bytes) or not isinstance(values, Sequence):
-        raise RulesError("{what} must be a list of numbers, not {value!r}", what=what, value=values)
-    result: list[int] = []
-    for value in values:
-        if not _is_int(value):
-            raise RulesError("{what}: '{value}' is not a whole number", what=what, value=value)
-        result.append(value)
-    return result
-
-
-def check_bid(ruleset: Ruleset, bid: object) -> int:
-    """The bid if the ruleset allows it, else :class:`BidError`.
-
-    A bid is a multiple of ``bid_step``, at least ``min_bid`` and at most
-    :data:`MAX_BID`.
-
-    >>> check_bid(Ruleset(), 390)
-    390
-    >>> check_bid(Ruleset(), 395)
-    Traceback (most recent call last):
-    ...
-    scorer.rules.errors.BidError: a bid of 395 is not a multiple of 10
-    """
-    if not _is_int(bid):
-        raise BidError("'{bid}' is not a bid", bid=bid)
-    if bid < ruleset.min_bid:
-        raise BidError(
-            "a bid of {bid} is below the minimum of {min_bid}", bid=bid, min_bid=ruleset.min_bid
-        )
-    if bid > MAX_BID:
-        raise BidError("a bid of {bid} is above the maximum of {max_bid}", bid=bid, max_bid=MAX_BID)
-    if bid % ruleset.bid_step:
-        raise BidError("a bid of {bid} is not a multiple of {step}", bid=bid, step=ruleset.bid_step)
-    return bid
-
-
-CEILING_TIMES = 4
-"""A table that has bid no higher is asked about a bid above this many minimum bids."""
-
-
-def bid_ceiling_of(ruleset: Ruleset, highest: int | None) -> int:
-    """The highest bid entered without a question: the highest bid the table has saved
-    (``highest``, None for none), but never less than :data:`CEILING_TIMES` minimum bids.
-
-    >>> [bid_ceiling_of(Ruleset(), highest) for highest in (None, 250, 800)]
-    [600, 600, 800]
-    """
-    return max(highest or 0, CEILING_TIMES * ruleset.min_bid)
-
-
-def bid_doubt(ruleset: Ruleset, bid: object, highest: int | None) -> RulesError | None:
-    """Why a bid as typed looks wrong, or None: what the hand form shows beside the bid
-    while it is typed.  A bid the rules refuse (:func:`check_bid`, naming the number
-    typed), or one above :func:`bid_ceiling_of` — most often two bids typed into one
-    field without a tap in between ("39", then "250": 39250) or a key hit twice.
-
-    >>> bid_doubt(Ruleset(), 390, None) is None, bid_doubt(Ruleset(), None, None) is None
-    (True, True)
-    >>> print(bid_doubt(Ruleset(), 39250, 250))
-    39250 is above the highest bid, 10000: two bids typed into one?
-    >>> print(bid_doubt(Ruleset(), 3925, 250))
-    a bid of 3925 is not a multiple of 10
-    >>> print(bid_doubt(Ruleset(), 2500, 250))
-    2500 is more than this table has bid so far (250): two bids typed into one?
-    >>> print(bid_doubt(Ruleset(), 2500, None))
-    2500 is more than 600, more than tables usually bid: two bids typed into one?
-    >>> bid_doubt(Ruleset(), 2500, 2500) is None
-    True
-    """
-    if not _is_int(bid) or bid <= 0:
-        return None
-    if bid > MAX_BID:
-        return RulesError(
-            "{bid} is above the highest bid, {max_bid}: two bids typed into one?",
-            bid=bid,
-            max_bid=MAX_BID,
-        )
-    try:
-        check_bid(ruleset, bid)
-    except BidError as exc:
-        return exc
-    ceiling = bid_ceiling_of(ruleset, highest)
-    if bid <= ceiling:
-        return None
-    if highest is not None:
-        return RulesError(
-            "{bid} is more than this table has bid so far ({highest}): two bids typed into one?",
-            bid=bid,
-            highest=highest,
-        )
-    return RulesError(
-        "{bid} is more than {ceiling}, more than tables usually bid: two bids typed into one?",
-        bid=bid,
-        ceiling=ceiling,
-    )
-
-
-@lru_cache(maxsize=32)
-def _card_sums(values: tuple[int, ...]) -> frozenset[int]:
-    """Every sum of some of these card values (each card taken at most once)."""
-    reach = 1  # bit n set: n can be made
-    for value in values:
-        reach |= reach << value
-    return frozenset(n for n in range(reach.bit_length()) if reach >> n & 1)
-
-
-def possible_trick_points(ruleset: Ruleset) -> frozenset[int]:
-    """Every trick-point value one party can take in a hand with this counting scheme.
-
-    A party takes some of the deck's cards (the declarer's pressed cards count
-    too) and maybe the last trick: its points are a sum of some card values,
-    plus ``last_trick`` or not.  With ``10-10-10-0-0`` that is every multiple
-    of 10; with the usual 11-10-4-3-2 nearly everything, but not 1 (no card is
-    worth 1 point) nor 249.
-
-    >>> points = possible_trick_points(Ruleset())
-    >>> 1 in points, 2 in points, 249 in points, 250 in points
-    (False, True, False, True)
-    >>> sorted(possible_trick_points(Ruleset(card_points="15-15-0-0-0")))[:6]
-    [0, 10, 15, 25, 30, 40]
-    """
-    values = tuple(
-        sorted(ruleset.card_value(c) for c, n in deck(ruleset).items() for _ in range(n))
-    )
-    sums = _card_sums(values)
-    return sums | frozenset(n + ruleset.last_trick for n in sums)
+        >>> settle(Ruleset(), players=3, bidder=0, bid=300, outcome="forfeit",
+        ...        melds=[100, 40, 0], at_fault=2).verdict
+        <Verdict.CAUGHT: 'caught'>
+        """
+        won = self.declarer_won if self.outcome in SPECIAL_GAMES else None
+        return verdict_of(self.outcome, made=self.made, won=won)
 
 
 def points_step(ruleset: Ruleset) -> int:
@@ -311,128 +188,6 @@ def points_step(ruleset: Ruleset) -> int:
     else:
         values.append(math.gcd(*possible_trick_points(ruleset)))
     return math.gcd(*(value for value in values if value)) or 1
-
-
-def _check_trick_values(
-    ruleset: Ruleset, tricks: Sequence[int], *, scheme_checked: bool = True
-) -> None:
-    total = ruleset.trick_total
-    for value in tricks:
-        if not 0 <= value <= total:
-            raise TrickError(
-                "trick points {value} are out of range: 0 to {total}", value=value, total=total
-            )
-    if not scheme_checked:
-        return
-    possible = possible_trick_points(ruleset)
-    for value in tricks:
-        if value not in possible:
-            raise TrickError(
-                "trick points {value} cannot be taken when the cards count {scheme} "
-                "(A-10-K-O-U) and the last trick {last}",
-                value=value,
-                scheme=ruleset.card_points,
-                last=ruleset.last_trick,
-            )
-
-
-def _check_trick_sum(ruleset: Ruleset, tricks: Sequence[int], *, partial: bool = False) -> None:
-    total = ruleset.trick_total
-    entered = sum(tricks)
-    if entered > total:
-        raise TrickError(
-            "trick points add up to {sum}, {difference} too many; a hand has {total}",
-            sum=entered,
-            difference=entered - total,
-            total=total,
-        )
-    if entered < total and not partial:
-        raise TrickError(
-            "trick points add up to {sum}, {difference} too few; a hand has {total}",
-            sum=entered,
-            difference=total - entered,
-            total=total,
-        )
-
-
-def complete_tricks(
-    ruleset: Ruleset,
-    tricks: Sequence[int | None],
-    took_trick: Sequence[bool | None] | None = None,
-    *,
-    scheme_checked: bool = True,
-) -> list[int]:
-    """Trick points of every party, the one left out (``None``) filled in.
-
-    The cross-check of docs/rules.md section 5: the trick points of a hand add up to
-    ``ruleset.trick_total`` (250; 130 in the Swiss game).  All values given:
-    they are checked.  One missing: it is what is left.  More missing, values
-    outside 0..trick_total, or a sum that does not fit: :class:`TrickError`
-    with the sum and the difference.
-
-    >>> complete_tricks(Ruleset(), [90, 100, None])
-    [90, 100, 60]
-    >>> complete_tricks(Ruleset(), [90, 100, 70])
-    Traceback (most recent call last):
-    ...
-    scorer.rules.errors.TrickError: trick points add up to 260, 10 too many; a hand has 250
-
-    A party marked in ``took_trick`` as having taken no trick has 0 trick
-    points: it is not the one filled in (docs/rules.md section 12).
-
-    >>> complete_tricks(Ruleset(), [None, 180, None], took_trick=[None, None, False])
-    [70, 180, 0]
-
-    With every value empty, all but one are still to enter (the last one follows):
-
-    >>> complete_tricks(Ruleset(), [None, None, None])
-    Traceback (most recent call last):
-    ...
-    scorer.rules.errors.TrickError: enter the trick points of all parties but one: 2 more to enter
-    """
-    if isinstance(tricks, str | bytes) or not isinstance(tricks, Sequence):
-        raise TrickError("trick points must be a list, not {value!r}", value=tricks)
-    if took_trick is not None:
-        tricks = [
-            0 if value is None and i < len(took_trick) and took_trick[i] is False else value
-            for i, value in enumerate(tricks)
-        ]
-    if len(tricks) < 2:
-        raise TrickError("a hand has at least two parties, not {count}", count=len(tricks))
-    missing = [i for i, value in enumerate(tricks) if value is None]
-    if len(missing) > 1:
-        # the last one left empty follows from the trick total: one fewer is needed
-        raise TrickError(
-            "enter the trick points of all parties but one: {count} more to enter",
-            count=len(missing) - 1,
-        )
-    known = _int_list([value for value in tricks if value is not None], "trick points")
-    _check_trick_values(ruleset, known, scheme_checked=scheme_checked)
-    if not missing:
-        _check_trick_sum(ruleset, known)
-        return known
-    total = ruleset.trick_total
-    entered = sum(known)
-    if entered > total:
-        raise TrickError(
-            "trick points add up to {sum}, {difference} too many; a hand has {total}",
-            sum=entered,
-            difference=entered - total,
-            total=total,
-        )
-    result = list(known)
-    result.insert(missing[0], total - entered)
-    _check_trick_values(ruleset, result, scheme_checked=scheme_checked)
-    return result
-
-
-def round_trick_points(points: int) -> int:
-    """Trick points rounded to 10, 5 up (option ``round_tricks``).
-
-    >>> round_trick_points(84), round_trick_points(85), round_trick_points(60)
-    (80, 90, 60)
-    """
-    return (points + 5) // 10 * 10
 
 
 def bonus_points(spec: str | Bonus, *, bid: int, players: int) -> int:
@@ -516,20 +271,20 @@ def settle(
     ((0, 0, 0), (1, 0, 1))
     """
     outcome = _resolve_outcome(ruleset, outcome)
-    if not _is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+    if not is_whole(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise RulesError("2 to 8 players are dealt in, not {players}", players=players)
-    melds_in = _int_list(melds, "melds")
-    tricks_in = _int_list(tricks, "trick points")
+    melds_in = whole_numbers(melds, "melds")
+    tricks_in = whole_numbers(tricks, "trick points")
     parties = _check_parties(ruleset, players, melds_in, tricks_in)
     meld_points = melds_in or [0] * parties
-    _check_trick_values(ruleset, tricks_in, scheme_checked=scheme_checked)
+    check_trick_values(ruleset, tricks_in, scheme_checked=scheme_checked)
     took = _check_took(took_trick, parties)
 
     if outcome == "open_play":
         if bidder is not None:
             raise RulesError("open play has no declarer; bidder must be empty")
         if tricks_in:  # a hand ended early (at once, by a meld or a trick) has fewer
-            _check_trick_sum(ruleset, tricks_in, partial=ended_early)
+            check_trick_sum(ruleset, tricks_in, partial=ended_early)
         return _open(ruleset, parties, meld_points, tricks_in or [0] * parties)
     declarer = _check_declarer(outcome, bidder, parties)
     if outcome in SPECIAL_GAMES:
@@ -545,7 +300,7 @@ def settle(
     if outcome == "played" or tricks_in:
         if not tricks_in:
             raise TrickError("enter the trick points of the hand")
-        _check_trick_sum(ruleset, tricks_in)
+        check_trick_sum(ruleset, tricks_in)
         took = [value > 0 for value in tricks_in] if took is None else took
     else:  # a forfeit before any trick: the other parties keep their melds, no trick needed
         tricks_in = [0] * parties
@@ -608,7 +363,7 @@ def _check_took(took_trick: object, parties: int) -> list[bool] | None:
 
 def _check_declarer(outcome: str, bidder: object, parties: int) -> int:
     """The declaring party, which every outcome but open play needs."""
-    if bidder is None or not _is_int(bidder):
+    if bidder is None or not is_whole(bidder):
         raise RulesError(
             "'{outcome}' needs the declarer's party, not '{bidder}'", outcome=outcome, bidder=bidder
         )
@@ -626,7 +381,7 @@ def _check_at_fault(outcome: str, at_fault: object, bidder: int, parties: int) -
     """The party at fault of a forfeit (the declarer when not named)."""
     if at_fault is None or outcome != "forfeit":  # only a forfeit has a party at fault
         return bidder
-    if not _is_int(at_fault) or not 0 <= at_fault < parties:
+    if not is_whole(at_fault) or not 0 <= at_fault < parties:
         raise RulesError(
             "the party at fault {at_fault} is not one of the {parties} parties (0 to {last})",
             at_fault=_shown(at_fault),

@@ -19,7 +19,8 @@ one of the errors below, worded for the user by the web layer.
     export, and the share links' poll state.
 ``sheets``
     Sheet and SheetRow, sheet, standing (from the stored standing), last_row,
-    load_hands, live_hands, party_names, ruleset_of; the standing's cache.
+    load_hands, live_hands, party_names, ruleset_of, verdict (how a saved hand
+    went for its declarer); the standing's cache.
 ``starting``
     start_match, next_match, default_parties, clean_name, storable; the names
     the autocomplete offers.
@@ -99,6 +100,7 @@ from .sheets import (
     ruleset_of,
     sheet,
     standing,
+    verdict,
 )
 from .starting import clean_name, default_parties, next_match, start_match, storable
 from .stats import PlayerStats, Stats, device_stats, session_stats
@@ -182,5 +184,6 @@ __all__ = [
     "standing",
     "start_match",
     "storable",
+    "verdict",
     "write_meld",
 ]

@@ -49,6 +49,7 @@ from ..rules import (
     RulesError,
     Ruleset,
     available_melds,
+    check_shown_meld,
     check_table,
     party_of_seat,
 )
@@ -307,12 +308,19 @@ def _load_hand(match: Match, ruleset: Ruleset, item: Any, where: Said | str, num
     known_melds = available_melds(ruleset) if ruleset.open_play else ()
     for entry in r.get_list("meld_log", MAX_LOG):
         m = Reader(entry, _("%(where)s, meld", where=r.where))
+        # the two-player page offers the ruleset's melds only, each at its value (under
+        # any trump: the trump may have been turned after the meld was shown)
+        name = m.get_str("name", 40, choices=known_melds)
+        points = m.get_int("points", 1, MAX_POINTS)
+        try:
+            check_shown_meld(name, points, None, ruleset)
+        except RulesError as exc:
+            raise BackupError(where=m.where, cause=exc) from None
         hand.meld_log.append(
             HandMeld(
                 party=m.get_int("party", 0, parties - 1),
-                # the two-player page offers the ruleset's melds only
-                name=m.get_str("name", 40, choices=known_melds),
-                points=m.get_int("points", 1, 5000),
+                name=name,
+                points=points,
                 created_at=m.get_time("created_at", optional=True) or hand.created_at,
             )
         )

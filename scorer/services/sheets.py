@@ -17,16 +17,17 @@ from sqlalchemy.orm import InstanceState, selectinload
 from ..extensions import db
 from ..models import Hand, Match
 from ..rules import (
-    SPECIAL_GAMES,
     MatchProgress,
     PlayedHand,
     RulesError,
     Ruleset,
     Standing,
+    Verdict,
     advance,
     leader_of,
     party_of_seat,
     replay,
+    verdict_of,
 )
 
 
@@ -147,22 +148,21 @@ class Sheet:
         return max(0, self.ruleset.deals - self.hand_count)
 
 
+def verdict(hand: Hand) -> Verdict:
+    """How a saved hand went for its declarer: the rules read it back from what the
+    hand kept of its settlement (:func:`scorer.rules.verdict_of`)."""
+    return verdict_of(hand.outcome, made=hand.made, won=hand.won)
+
+
 def _played(hand: Hand, parties: int) -> PlayedHand:
     lines = sorted(hand.parties, key=lambda p: p.party)
     points = tuple(p.points for p in lines) if lines else (0,) * parties
     exact = tuple(p.exact_points for p in lines) if lines else points
     stars = tuple(p.stars for p in lines) if lines else (0,) * parties
-    declarer_won: bool | None
-    if hand.outcome in SPECIAL_GAMES:
-        declarer_won = bool(hand.won)
-    elif hand.outcome == "played":
-        declarer_won = bool(hand.made)
-    else:
-        declarer_won = None if hand.outcome == "open_play" else False
     return PlayedHand(
         declarer=hand.declarer_party,
         outcome=hand.outcome,
-        declarer_won=declarer_won,
+        declarer_won=verdict(hand).declarer_won,
         points=points,
         stars=stars,
         exact_points=exact,

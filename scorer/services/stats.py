@@ -1,8 +1,9 @@
 """The evening at a glance: what every player did, over a session or all of a device's.
 
-Nothing is computed again here: a hand's outcome is what the rules settled when it was
-saved (``Hand.outcome``, ``Hand.made`` for a played game, ``Hand.won`` for a special
-game, ``HandParty.melds`` for the melds), a match's winners are its standing's
+Nothing is computed again here: how a hand went is what the rules say of what they
+settled when it was saved (:func:`scorer.services.sheets.verdict`: made, failed, gone
+off, a special game won or lost; a forfeit is counted as declared only),
+``HandParty.melds`` the melds, a match's winners are its standing's
 (:func:`scorer.services.standing`, from ``scorer.rules``).  This module only counts:
 struck hands (``deleted_at``) and the open hand of a two-player match are left out,
 as on the sheet.
@@ -22,9 +23,9 @@ from sqlalchemy.orm import selectinload
 
 from ..extensions import db
 from ..models import GameSession, Hand, Match
-from ..rules import SPECIAL_GAMES
+from ..rules import Verdict
 from .lookup import device_sessions
-from .sheets import standing
+from .sheets import standing, verdict
 
 
 @dataclass
@@ -115,21 +116,21 @@ def _count(matches: Iterable[Match], sessions: int) -> Stats:
 
 
 def _declared(player: PlayerStats, hand: Hand) -> None:
-    """Count a hand the player's party declared, by the outcome the rules stored."""
+    """Count a hand the player's party declared, by how the rules say it went."""
     player.declared += 1
     if hand.bid:
         player.bids += 1
         player.bid_sum += hand.bid
-    if hand.outcome == "played":
-        if hand.made:
-            player.made += 1
-        else:
-            player.failed += 1
-    elif hand.outcome == "gone_off":
+    went = verdict(hand)
+    if went is Verdict.MADE:
+        player.made += 1
+    elif went is Verdict.FAILED:
+        player.failed += 1
+    elif went is Verdict.GONE_OFF:
         player.gone_off += 1
-    elif hand.outcome in SPECIAL_GAMES:
+    elif went in (Verdict.WON, Verdict.LOST):
         player.special += 1
-        if hand.won:
+        if went is Verdict.WON:
             player.special_won += 1
 
 

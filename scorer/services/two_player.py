@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import Hand, HandEvent, HandMeld, Match
-from ..rules import RulesError, Suit, reached_target
+from ..rules import RulesError, Suit, check_shown_meld, reached_target
 from .errors import HandClosedError, MatchOverError, NotFound
 from .hands import HandInput, Settled, settle_input, settle_mid_hand, write_hand
 from .lookup import MAX_ID
@@ -108,6 +108,8 @@ def write_meld(
     target, even in the middle of the hand: the hand is closed with the melds
     written so far and no trick points.
 
+    ``points`` must be what the house rules give the meld under the hand's trump
+    (``scorer.rules.check_shown_meld``; any trump's value before one is named).
     ``seen``: how many melds of the hand the page that sends it showed.  A meld sent
     again because its answer was lost finds itself written after those: it is not
     written twice.
@@ -115,8 +117,6 @@ def write_meld(
     ruleset = ruleset_of(match)
     if not 0 <= party < ruleset.parties:
         raise RulesError("there is no party {party}", party=party + 1)
-    if points <= 0 or points > 5000:
-        raise RulesError("a meld is worth 1 to 5000 points, not {points}", points=points)
     return _write_meld(match, party, name, points, hand_number, trump, seen)
 
 
@@ -144,6 +144,8 @@ def _write_meld(
         return hand
     if trump in ("E", "G", "H", "S"):
         hand.trump = trump
+    # one meld of the house rules, worth what they give it under the trump known now
+    check_shown_meld(name, points, hand.trump, ruleset)
     hand.meld_log.append(HandMeld(party=party, name=name[:40], points=points))
     db.session.flush()
     if ruleset.end == "at_once":

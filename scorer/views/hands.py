@@ -8,7 +8,7 @@ An invalid hand comes back as the form with status 422, every value kept.
 
 from __future__ import annotations
 
-import secrets
+from functools import partial
 from typing import Any
 
 from flask import Blueprint, abort, flash, request, url_for
@@ -19,9 +19,10 @@ from .. import services
 from ..forms import ConfirmForm, hand_form
 from ..models import Hand, Match
 from ..rules import RulesError
-from ..services import ConflictError, KeyReusedError, LockedError, MatchOverError
-from ..web import check_link, go_to, is_htmx, render
-from .entry import entry_context, fresh_page, locked_message, preview_of, swap_by_id, version_of
+from ..services import ConflictError, LockedError, MatchOverError
+from ..web import check_link, go_to, render
+from . import hand_answers as answers
+from .entry import entry_context, locked_message, preview_of, version_of
 
 bp = Blueprint("hands", __name__)
 
@@ -61,120 +62,32 @@ def save_from_form(
     history), ``back_to`` (where a saved correction goes; a conflict answers with
     the form as typed, on the current version, instead of the match page), and
     ``page`` with ``extra`` context (its own page around ``hands/_form.html``).
+    What it answers is :mod:`.hand_answers`'.
     """
     # a new hand needs the names and the rules only (the standing), a correction its sheet
     sheet = services.standing(match) if hand is None else services.sheet(match)
     form = hand_form(match, sheet, hand, posted=True)
-    status = 422
-    error: str | None = None
-    reused = False
+    # the form again, as typed, with why it was not saved
+    again = partial(
+        answers.form_again, match, sheet, form, hand, back_to=back_to, page=page, extra=extra
+    )
+    if not form.validate():
+        marked = None if form.asks_only else gettext("Please correct the marked fields.")
+        return again(answers.Refused(422, marked))
     before = match.version
-    if form.validate():
-        data = form.to_input(len(sheet.parties))
-        try:
-            saved = services.save_hand(
-                match,
-                data,
-                hand=hand,
-                version=version_of(form),
-                idempotency_key=None if hand else (form.idempotency_key.data or "")[:64] or None,
-                via=via,
-            )
-        except KeyReusedError:
-            # this form's key saved another hand before (the form was changed after it
-            # was sent): what was typed stays, on the current version with a new key
-            status = 409
-            reused = True
-            error = gettext(
-                "This entry was already saved with other values: the sheet shows what was "
-                "saved. To enter the hand below as another hand, save it again."
-            )
-            form.idempotency_key.data = secrets.token_urlsafe(16)
-            form.version.data = str(match.version)
-        except LockedError:
-            status = 409
-            error = locked_message()
-        except ConflictError:
-            if via is None:
-                check_link(match)  # the organiser gave the table a new link, or drew again
-            status = 409
-            if back_to is not None or hand is not None:
-                # a correction (on its own page, or another page's form): what was typed
-                # stays, on the current version (saved again, it replaces what the other
-                # change wrote)
-                error = gettext(
-                    "This match was changed in the meantime. What you typed is kept below; "
-                    "check it and save again to replace the hand."
-                )
-                form.version.data = str(match.version)
-            else:
-                error = gettext(
-                    "Someone else changed this match in the meantime. The sheet below is the "
-                    "current state; check it and enter the hand again if it is missing."
-                )
-        except MatchOverError:
-            status = 409
-            error = gettext("The match is over; no more hands can be entered.")
-        except RulesError as exc:
-            form.add_rules_error(exc)
-        else:
-            if is_htmx() and hand is None:
-                if match.version == before + 1:
-                    # saved by this very request on a page that was current: it lacks
-                    # just this row (a repeated key or anything else gets everything)
-                    return _saved_hand(match, saved)
-                return fresh_page(match, saved)
-            # a correction is made on its own page: back to the sheet (HX-Redirect for htmx)
-            return go_to(back_to or url_for("matches.show", token=match.token))
-    elif not form.asks_only:
-        error = gettext("Please correct the marked fields.")
-    if status == 409 and not reused and back_to is None and hand is None:
-        # (a correction's page has no match content to swap: it gets its form, below)
-        fresh = services.sheet(match)
-        context = entry_context(match, fresh, error=error)
-        # the form targets itself; the current state replaces the whole match content
-        return swap_by_id("matches/show.html", "matches/_content.html", status=409, **context)
-    context = entry_context(
-        match,
-        sheet,
-        form,
-        hand=hand,
-        error=error,
-        preview=preview_of(match, form, len(sheet.parties), hand),
-    )
-    context.update(extra)
-    template = page or ("hands/edit.html" if hand else "matches/show.html")
-    fragment = "hands/_form.html"
-    if back_to is not None:
-        if status == 409:
-            context["sheet"] = services.sheet(match)
-        return render(template, fragment, status=status, **context)
-    if reused:
-        # the sheet with the hand the key saved (its answer may never have arrived)
-        context["sheet"] = services.sheet(match)
-        return swap_by_id(template, "matches/_content.html", status=status, **context)
-    if hand is None and not is_htmx():
-        # the whole page again, sheet included
-        context["sheet"] = services.sheet(match)
-    return render(template, fragment, status=status, **context)
-
-
-def _saved_hand(match: Match, saved: Hand) -> WerkzeugResponse:
-    """After a new hand over htmx: the top of the page fresh, the sheet's new row out of band.
-
-    The first hand gets the whole content (the table loses its placeholder row).
-    """
-    top = services.standing(match)
-    if top.hand_count < 2 or saved.status != "closed" or saved.deleted_at is not None:
-        return fresh_page(match, saved)
-    new_row = services.last_row(top, saved)
-    context = entry_context(match, top, saved_row=new_row)
-    return swap_by_id(
-        "matches/_saved.html",
-        "matches/_saved.html",
-        new_row=new_row,
-        **context,
-    )
+    try:
+        saved = services.save_hand(
+            match,
+            form.to_input(len(sheet.parties)),
+            hand=hand,
+            version=version_of(form),
+            idempotency_key=None if hand else (form.idempotency_key.data or "")[:64] or None,
+            via=via,
+        )
+    except (ConflictError, MatchOverError, RulesError) as error:
+        why = answers.refused(error, match, form, hand, via=via, back_to=back_to)
+        return again(why)
+    return answers.saved(match, saved, hand, before=before, back_to=back_to)
 
 
 @bp.post("/m/<token:token>/hands")
@@ -220,6 +133,8 @@ def detail(token: str, number: int) -> WerkzeugResponse:
         match=match,
         sheet=sheet,
         hand=hand,
+        # how it went, as the rules say (a forfeit by an opponent counts the game as made)
+        verdict=services.verdict(hand),
         confirm=ConfirmForm(formdata=None, version=str(match.version)),
         strike=request.args.get("strike") == "1",
     )

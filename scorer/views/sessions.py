@@ -30,12 +30,10 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response as WerkzeugResponse
-from wtforms import SelectField, StringField
-from wtforms.validators import Length, Optional
 
 from .. import services, slots
 from ..extensions import limiter
-from ..forms import STAKE_BASES, AppForm, choice_list, euros_to_cents, printable
+from ..forms import AppForm, StakeForm, euros_to_cents
 from ..models import GameSession
 from ..pdf import PdfBusy, sheets_pdf
 from ..rules import RulesError
@@ -46,16 +44,6 @@ from .recent import recent, remember
 
 bp = Blueprint("sessions", __name__, cli_group="backup")
 bp.cli.help = "Export and import the backups of the sessions (all of them, or by token)."
-
-
-class StakeForm(AppForm):
-    """The stake of a session: an amount and what it is per."""
-
-    stake = StringField(_l("Stake (€)"), [Optional(), Length(max=10), printable])
-    stake_basis = SelectField(_l("Stake per"), choices=choice_list(STAKE_BASES), default="full")
-
-    def validate_stake(self, field: Any) -> None:
-        euros_to_cents(field.data)
 
 
 class ImportForm(AppForm):

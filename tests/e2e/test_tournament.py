@@ -58,7 +58,7 @@ LISTED = [
     ("Jockel Rapp", "Liederkranz"),
 ]
 BEAMER_MS = 5_000
-"""A saved hand shows on the beamer within 5 s (TOURNAMENT.md section 3)."""
+"""A saved hand shows on the beamer within 5 s (docs/rules.md section 13.4)."""
 BOARD_MS = 15_000
 """How long the test waits for the organiser's board, which asks every 5 s (not a promise)."""
 

@@ -22,9 +22,11 @@ from scorer.rules import (
     best_kept,
     best_meld,
     check_meld,
+    check_shown_meld,
     deck,
     hand_size,
     meld_points,
+    offered_points,
     parse_meld_name,
 )
 
@@ -776,3 +778,63 @@ def test_best_kept_is_the_best_of_every_way_to_press(
     assert result.cards_needed <= keep
     # what it names is possible on the cards it had
     assert result.total <= best_meld(cards, trump, ruleset).total
+
+
+# -- a meld shown on its own during play (the two-player games, section 9) ------------
+
+ZWEIER = PRESETS["zweier"]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "name", "points", "trump"),
+    [
+        (ZWEIER, "pair H", 40, "H"),
+        (ZWEIER, "pair H", 20, "E"),
+        (ZWEIER, "pair H", 20, None),  # the button before the trump is turned
+        (ZWEIER, "pair H", 40, None),  # written before the trump, which became Herz
+        (ZWEIER, "double_binokel", 300, "G"),
+        (SWISS, "family S", 150, None),  # only in trump: the value it has there
+        (SWISS, "gross_binokel", 80, "E"),
+        (SWISS, "diss", 10, "H"),  # the Dix
+    ],
+)
+def test_a_shown_meld_at_its_value(
+    ruleset: Ruleset, name: str, points: int, trump: str | None
+) -> None:
+    assert check_shown_meld(name, points, trump, ruleset) == points
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "name", "points", "trump", "message"),
+    [
+        (ZWEIER, "pair H", 40, "E", "'pair H' is worth 20 here, not 40"),
+        (ZWEIER, "pair H", 30, None, "'pair H' is worth 20 or 40 here, not 30"),
+        (ZWEIER, "four A", 5000, None, "'four A' is worth 100 here, not 5000"),
+        (SWISS, "family S", 150, "H", ONLY_TRUMP),
+        (ZWEIER, "diss", 10, None, NO_DISS),
+        (ZWEIER, "four 10", 100, "H", UNKNOWN),
+    ],
+)
+def test_a_shown_meld_at_another_value_is_refused(
+    ruleset: Ruleset, name: str, points: int, trump: str | None, message: str
+) -> None:
+    with pytest.raises(MeldError, match=message.replace("(", r"\(")):
+        check_shown_meld(name, points, trump, ruleset)
+
+
+@given(
+    st.sampled_from([ZWEIER, SWISS, SEVENS]),
+    st.sampled_from([None, *Suit]),
+    st.integers(-10, 3000),
+)
+def test_every_offered_meld_passes_and_nothing_else(
+    ruleset: Ruleset, trump: Suit | None, other: int
+) -> None:
+    for name in available_melds(ruleset, trump):
+        value = offered_points(name, trump, ruleset)
+        assert check_shown_meld(name, value, trump, ruleset) == value
+        # and whatever it is shown under, a trump named later keeps it
+        assert check_shown_meld(name, value, None, ruleset) == value
+        if other != value and trump is not None:
+            with pytest.raises(MeldError):
+                check_shown_meld(name, other, trump, ruleset)

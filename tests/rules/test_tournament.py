@@ -1,4 +1,4 @@
-"""The tournament's pure part (TOURNAMENT.md section 5): tables, the draw, ranks, fees, prizes."""
+"""The tournament's pure part (docs/rules.md section 13.6): tables, draw, ranks, fees, prizes."""
 
 from __future__ import annotations
 
@@ -13,7 +13,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer.rules import RulesError
-from scorer.rules.tournament import draw, lost_game_fee, prizes, rank, repeats, table_sizes
+from scorer.rules.tournament import (
+    draw,
+    households_apart,
+    lost_game_fee,
+    met_again,
+    plays_round,
+    prizes,
+    rank,
+    repeats,
+    table_sizes,
+)
 from scorer.rules.tournament import place_prizes as rules_place_prizes
 
 Round = Sequence[Sequence[int]]
@@ -561,3 +571,63 @@ def test_prizes_neither_lose_nor_create_money(
     )
     assert sum(result.values(), Decimal(0)) <= fund
     assert all(amount.as_tuple().exponent == -2 for amount in result.values())
+
+
+# -- who plays a round, who sits apart, what the draw achieved (section 13) ------------
+
+
+@pytest.mark.parametrize(
+    ("start", "first", "withdrawn", "plays"),
+    [
+        (1, 1, None, (True, True, True)),  # here from the start
+        (8, 2, None, (False, True, True)),  # late: checked in before round 2
+        (3, 1, 3, (True, True, False)),  # left after round 2
+        (None, None, None, (False, False, False)),  # registered, never came
+    ],
+)
+def test_who_plays_which_round(
+    start: int | None, first: int | None, withdrawn: int | None, plays: tuple[bool, ...]
+) -> None:
+    got = tuple(
+        plays_round(n, start_number=start, from_round=first, withdrawn_before=withdrawn)
+        for n in (1, 2, 3)
+    )
+    assert got == plays
+
+
+def test_one_household_is_one_word_case_aside() -> None:
+    households = {1: "Maier, Hauptstr. 3", 2: "maier, hauptstr. 3", 3: "", 4: "Huber", 5: None}
+    assert households_apart(households) == [(1, 2)]
+    # and the draw keeps them apart over a night of three rounds
+    met: list[Round] = []
+    for number in (1, 2, 3):
+        tables = draw(range(1, 10), met, seed=f"house-{number}", apart=households_apart(
+            {n: "Familie Berger" if n in (4, 7, 9) else "" for n in range(1, 10)}
+        ))  # fmt: skip
+        assert all(len({4, 7, 9} & set(table)) <= 1 for table in tables)
+        met.append(tables)
+
+
+@given(st.dictionaries(st.integers(1, 60), st.sampled_from(["", "A", "a", "B", None])))
+def test_households_apart_are_exactly_the_pairs_of_one_household(
+    households: dict[int, str | None],
+) -> None:
+    def key(number: int) -> str:
+        return (households[number] or "").casefold()
+
+    pairs = households_apart(households)
+    assert all(a != b and key(a) and key(a) == key(b) for a, b in pairs)
+    unordered = {frozenset(pair) for pair in pairs}
+    assert len(unordered) == len(pairs)  # each pair once
+    for a in households:
+        for b in households:
+            if a < b and key(a) and key(a) == key(b):
+                assert frozenset((a, b)) in unordered
+
+
+def test_pairs_meet_again_only_after_a_table_came_before() -> None:
+    first = draw(range(1, 10), [], seed="s")
+    assert met_again(first, []) is None
+    second = draw(range(1, 10), [first], seed="s-2")
+    assert met_again(second, [first]) == repeats(second, [first]) == 0
+    assert met_again(first, [first]) == 9  # three tables of three: three pairs each

@@ -1,4 +1,4 @@
-"""The draw against every seating (TOURNAMENT.md section 5, issue 27): fair to each person.
+"""The draw against every seating (docs/rules.md sections 13, 13.6; issue 27): fair to all.
 
 For fields of up to 15 players a reference here goes through every seating
 (branch and bound on the priorities' key, written apart from the draw's own

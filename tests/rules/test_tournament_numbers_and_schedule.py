@@ -10,7 +10,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorer.rules import RulesError
-from scorer.rules.tournament import SCHEDULE_SYNTAX, lost_game_fee, start_numbers, write_schedule
+from scorer.rules.tournament import (
+    DEFAULT_SCHEDULE,
+    SCHEDULE_SYNTAX,
+    Schedule,
+    lost_game_fee,
+    round_fees,
+    start_numbers,
+    write_schedule,
+)
 
 # -- start numbers -----------------------------------------------------------------------
 
@@ -82,6 +90,12 @@ def test_a_written_schedule_prices_as_the_typed_one(
     written = write_schedule(typed, language)
     assert lost_game_fee(lost, written) == lost_game_fee(lost, typed)
     assert write_schedule(written) == write_schedule(typed)  # read back, the same stored form
+    # read once, the schedule is a value: it prices, writes and reads back as the text does
+    schedule = Schedule.parse(typed)
+    assert schedule.fee(lost) == lost_game_fee(lost, typed) == lost_game_fee(lost, schedule)
+    assert Schedule.parse(str(schedule)) == schedule == Schedule.parse(written)
+    assert schedule.write(language) == written
+    assert eval(repr(schedule)) == schedule  # the repr round-trips
 
 
 @pytest.mark.parametrize("bad", ["50 cents", "0.50 von 5", "", 5, None, "1; 2"])
@@ -92,3 +106,23 @@ def test_a_schedule_neither_language_reads_is_refused(bad: Any) -> None:
 
 def test_the_canonical_form_is_what_the_fee_reads() -> None:
     assert lost_game_fee(6, write_schedule("0,50; 1,00 ab 5", "de")) == Decimal("4.00")
+
+
+def test_the_default_schedule_is_read_once_and_kept_as_text() -> None:
+    """A new tournament's lost-game money: 0.50 € a lost game, 1.00 € from the fifth."""
+    assert str(DEFAULT_SCHEDULE) == "0.50; 1.00 from 5"
+    assert DEFAULT_SCHEDULE.write("de") == "0,50; 1,00 ab 5"
+    assert [DEFAULT_SCHEDULE.fee(n) for n in (0, 4, 6)] == [
+        Decimal(0),
+        Decimal("2.00"),
+        Decimal("4.00"),
+    ]
+    assert round_fees([3, None, 3], DEFAULT_SCHEDULE) == round_fees(
+        [3, None, 3], "0.50; 1.00 from 5"
+    )
+
+
+@pytest.mark.parametrize("lost", [-1, True, "3", None])
+def test_a_schedule_prices_only_a_number_of_lost_games(lost: Any) -> None:
+    with pytest.raises(RulesError, match="is not a number of lost games"):
+        DEFAULT_SCHEDULE.fee(lost)

@@ -1,4 +1,4 @@
-"""The prize fund and the prizes (TOURNAMENT.md sections 1.7-1.8 and 5): shares as typed,
+"""The prize fund and the prizes (docs/rules.md sections 13 and 13.6): shares as typed,
 the fund, who picks an item when, the joke prize, and :func:`prizes` checked by hand and by
 hypothesis (nothing lost or created; shares of 100 % hand out the whole fund, ties or not;
 tied players differ by a cent at most)."""
@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from scorer.rules import RulesError
 from scorer.rules.tournament import (
     MAX_SHARES,
+    check_shares,
     item_prizes,
     last_place,
     lost_game_fee,
@@ -335,5 +336,36 @@ def test_any_typed_shares_are_read_or_refused(text: str) -> None:
         return
     assert sum(shares, D(0)) <= 1
     assert all(0 <= s <= 1 for s in shares)
-    # what was read prizes a fund without complaint
+    # what was read is what the tournament keeps, and prizes a fund without complaint
+    assert check_shares(shares) == shares
     prizes(D("100"), shares, {"a": 1})
+
+
+@pytest.mark.parametrize(
+    ("shares", "says"),
+    [
+        ([D("0.30"), D("0.20"), D("0.15")], None),
+        ([D("0.125"), D("0.0001")], None),  # 12.5 % and 0.01 %: two decimals of a per cent
+        ([D("0.12345")], "a share is a per cent with at most two decimals"),
+        ([D("-0.1")], "a share cannot be negative"),
+        ([D("1.5")], "a share is at most 100 %, not 150 %"),
+        ([D("NaN")], "'NaN' is not a share"),
+        ([D("0.6"), D("0.41")], "the shares add up to 101 %, more than the whole fund"),
+        ([D("0.01")] * (MAX_SHARES + 1), "at most 100 places share the prize fund"),
+        ("30, 20", "the shares must be a list of fractions of the fund"),
+    ],
+)
+def test_shares_as_the_organiser_may_set_them(shares: object, says: str | None) -> None:
+    if says is None:
+        assert check_shares(shares) == tuple(shares)  # type: ignore[arg-type]
+        return
+    with pytest.raises(RulesError) as refused:
+        check_shares(shares)  # type: ignore[arg-type]
+    assert says in str(refused.value)
+
+
+@given(bps=percents)
+def test_shares_kept_in_hundredths_of_a_per_cent_pass_as_they_are(bps: list[int]) -> None:
+    shares = tuple(D(bp) / 10_000 for bp in bps)
+    assert check_shares(shares) == shares
+    assert [int(share * 10_000) for share in check_shares(shares)] == bps

@@ -1,4 +1,4 @@
-"""The tournament's ranking with and without the tie-break (TOURNAMENT.md section 1.6)."""
+"""The tournament's ranking with and without the tie-break (docs/rules.md section 13)."""
 
 from __future__ import annotations
 

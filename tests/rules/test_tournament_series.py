@@ -1,4 +1,4 @@
-"""The series (Binokel-Cup): how evenings add up, and who is the same person (TOURNAMENT.md 1.9)."""
+"""The series (Binokel-Cup, docs/rules.md section 13.1): how evenings add up, who is the same."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from scorer.rules.tournament import (
     name_key,
     rank,
     series_evenings,
+    series_lines,
     series_ranking,
 )
 
@@ -178,3 +179,61 @@ def test_alike_names_never_fails_and_never_lists_the_same_name(name: str, names:
     found = alike_names(name, names)
     assert all(0 <= i < len(names) for i in found)
     assert all(name_key(names[i]) != name_key(name) for i in found)
+
+
+# -- the series ranking as it is listed ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("counting", "best", "listed_as"),
+    [
+        # all evenings: Bertl 3500, Anna 3650, Carla 3700, Done 2590
+        ("all", 0, [("Carla", 1, 3700), ("Anna", 2, 3650), ("Bertl", 3, 3500), ("Done", 4, 2590)]),
+        # only who played every evening; Carla (3700) before Bertl (3500), both without a place
+        (
+            "every",
+            0,
+            [("Anna", 1, 3650), ("Done", 2, 2590), ("Carla", None, 3700), ("Bertl", None, 3500)],
+        ),
+        # the best two: Carla 3700, Bertl 2600, Anna 2150, Done 1350
+        ("best", 2, [("Carla", 1, 3700), ("Bertl", 2, 2600), ("Anna", 3, 2150), ("Done", 4, 1350)]),
+    ],
+)
+def test_the_series_is_listed_ranked_first_then_the_left_out(
+    counting: str, best: int, listed_as: list[tuple[str, int | None, int]]
+) -> None:
+    lines = series_lines(CUP, {name: name.lower() for name in CUP}, counting, best)
+    assert [(line.player, line.place, line.total) for line in lines] == listed_as
+    left_out = [line for line in lines if line.place is None]
+    assert all(line.counted == () for line in left_out)
+
+
+def test_a_shared_place_is_listed_by_name() -> None:
+    lines = series_lines(
+        {"z": [300], "a": [300], "m": [100]}, {"z": "z", "a": "a", "m": "m"}, "all"
+    )
+    assert [(line.player, line.place) for line in lines] == [("a", 1), ("z", 1), ("m", 3)]
+
+
+@given(
+    st.integers(1, 4).flatmap(
+        lambda held: st.dictionaries(
+            st.text("abcdef", min_size=1, max_size=3),
+            st.lists(st.one_of(st.none(), st.integers(-500, 3000)), min_size=held, max_size=held),
+            max_size=12,
+        )
+    ),
+    st.sampled_from(["all", "best", "every"]),
+    st.integers(1, 4),
+)
+def test_every_player_is_listed_once_the_ranked_first(
+    evenings: dict[str, list[int | None]], counting: str, best: int
+) -> None:
+    evenings = {p: v for p, v in evenings.items() if any(x is not None for x in v)}
+    lines = series_lines(evenings, {p: p for p in evenings}, counting, best)
+    assert sorted(line.player for line in lines) == sorted(evenings)
+    places = [line.place for line in lines]
+    ranked = [place for place in places if place is not None]
+    assert places[: len(ranked)] == ranked == sorted(ranked)
+    left = [line.total for line in lines if line.place is None]
+    assert left == sorted(left, reverse=True)

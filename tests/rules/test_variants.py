@@ -11,9 +11,11 @@ from hypothesis import strategies as st
 
 from scorer.rules import (
     CARD_POINTS,
+    EIGHT_RANKS,
     PRESETS,
     MeldError,
     PlayedHand,
+    Rank,
     RulesError,
     Ruleset,
     TrickError,
@@ -21,6 +23,7 @@ from scorer.rules import (
     best_meld,
     check_meld,
     check_table,
+    chosen_eight_ranks,
     complete_tricks,
     deck,
     first_dealer_of_next,
@@ -424,3 +427,32 @@ def test_defaults_keep_every_table() -> None:
         assert preset.first_dealer == "rotate" and preset.dealer == "rotate"
     rules = Ruleset.from_dict({"preset": "standard", "card_points": "15-15-0-0-0"})
     assert Ruleset.from_dict(rules.to_dict()) == rules
+
+
+# -- the Achterle's ranks as a table chooses them (section 12, eight_ranks) -----------------
+
+
+@pytest.mark.parametrize(
+    ("chosen", "sevens", "given", "setting"),
+    [
+        (["A", "10", "K", "O", "U"], False, None, None),  # all of them: the default
+        (["A", "10", "K", "O", "U", "7"], False, None, None),  # a seven without sevens: no matter
+        (["A", "10", "K", "O", "U"], True, None, ("A", "10", "K", "O", "U")),  # not the seven
+        (["U", "A"], False, None, ("A", "U")),  # highest first, as the deck orders them
+        ([], False, None, ()),  # no Achterle of any rank
+        (["A", "10", "K", "O", "U"], False, ("A", "K"), ("A", "10", "K", "O", "U")),
+    ],
+)
+def test_the_achterle_ranks_a_table_chooses(
+    chosen: list[str], sevens: bool, given: Any, setting: tuple[str, ...] | None
+) -> None:
+    preset = None if given is None else tuple(Rank.parse(r) for r in given)
+    got = chosen_eight_ranks(chosen, sevens=sevens, given=preset)
+    assert (None if got is None else tuple(r.value for r in got)) == setting
+
+
+@given(st.sets(st.sampled_from(EIGHT_RANKS)), st.booleans())
+def test_chosen_ranks_are_the_ranks_that_make_an_achterle(chosen: set[Rank], sevens: bool) -> None:
+    rules = Ruleset(sevens=sevens, eight_ranks=chosen_eight_ranks(chosen, sevens=sevens))
+    playable = {r for r in chosen if sevens or r is not Rank.SEVEN}
+    assert set(rules.effective_eight_ranks) == playable

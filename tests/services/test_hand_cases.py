@@ -95,3 +95,23 @@ def test_a_poisoned_backup_imports_nothing(in_app: Flask) -> None:
         services.import_backup(json.dumps(data))
     db.session.rollback()
     assert count(GameSession) == sessions
+
+
+@pytest.mark.parametrize(("at_fault", "ends"), [(2, True), (None, False)])
+def test_a_forfeit_ends_a_match_when_the_rules_count_the_game_as_made(
+    in_app: Flask, at_fault: int | None, ends: bool
+) -> None:
+    """Caught signalling (docs/rules.md section 12): the opponent's forfeit counts the
+    declarer's game as made, so at the target it ends a match played "with a game"
+    (section 6) like a made game; the declarer's own forfeit is a lost game and never
+    ends it.  The sheet asks the rules (``verdict_of``), as the settlement said."""
+    match = services.start_match(names=NAMES, ruleset=PRESETS["standard"].replace(target=300))
+    data = HandInput(
+        declarer=0, bid=300, trump="H", outcome="forfeit", melds=[100, 40, 0], at_fault=at_fault
+    )
+    hand = services.save_hand(match, data)
+    sheet = services.sheet(match)
+    assert sheet.finished is ends
+    assert services.verdict(hand).declarer_won is ends
+    if ends:
+        assert sheet.totals[0] >= 300 and sheet.winner_names == ["Anna"]

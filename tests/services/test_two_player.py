@@ -69,3 +69,48 @@ def test_a_meld_the_hand_cannot_show_is_refused(in_app: Flask) -> None:
         services.write_meld(match, 0, "pair H", 0)
     with pytest.raises(services.RulesError):
         services.write_meld(match, 2, "pair H", 40)
+
+
+@pytest.mark.parametrize(
+    ("trump", "name", "points"),
+    [
+        ("H", "pair H", 20),  # a trump pair is worth 40
+        ("E", "pair H", 40),  # a plain pair 20
+        (None, "pair H", 30),  # 20 or 40, never 30
+        ("H", "four A", 5000),  # "1 to 5000" was the old guess; the rules say 100
+        (None, "four 10", 100),  # no meld in these house rules
+        (None, "diss", 10),  # no Diss without sevens
+    ],
+)
+def test_a_meld_is_worth_what_the_rules_give_it(
+    in_app: Flask, trump: str | None, name: str, points: int
+) -> None:
+    match = a_match()
+    if trump is not None:
+        services.set_trump(match, trump)
+    with pytest.raises(services.RulesError):
+        services.write_meld(match, 0, name, points)
+    open_hand = services.sheet(match).open_hand
+    assert open_hand is None or open_hand.meld_log == []
+
+
+@pytest.mark.parametrize(("points", "kept"), [(20, True), (40, True), (5000, False), (30, False)])
+def test_a_backup_keeps_a_meld_at_a_value_the_rules_give_it(
+    in_app: Flask, points: int, kept: bool
+) -> None:
+    """A restored two-player hand keeps its melds as shown, each at a value its meld has
+    under some trump (it may have been shown before the trump was turned): a pair in Herz
+    at 20 or 40, never 30 or 5000 (the old guess "1 to 5000")."""
+    match = a_match()
+    services.write_meld(match, 0, "pair H", 20)
+    data = services.export_sessions([match.session])
+    data["sessions"][0]["matches"][0]["hands"][0]["meld_log"][0]["points"] = points
+    sessions = db.session.query(Match).count()
+    if kept:
+        (restored,) = services.import_backup(services.dumps(data))
+        assert [m.points for m in restored.matches[0].hands[0].meld_log] == [points]
+    else:
+        with pytest.raises(services.BackupError) as refused:
+            services.import_backup(services.dumps(data))
+        assert "'pair H' is worth 20 or 40 here" in str(refused.value)
+        assert db.session.query(Match).count() == sessions

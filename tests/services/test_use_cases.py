@@ -190,7 +190,9 @@ def test_a_next_match_racing_its_twin_lands_in_the_twins_match(
 
 
 def test_two_player_melds_end_a_swiss_match_at_once(in_app: Flask) -> None:
-    match = services.start_match(names=["Anna", "Bert"], ruleset=PRESETS["schweizer"])
+    # played to 230, so that two real melds reach it (melds are worth what the rules say)
+    swiss = PRESETS["schweizer"].replace(target=230)
+    match = services.start_match(names=["Anna", "Bert"], ruleset=swiss)
     services.set_trump(match, "H")
     services.write_meld(match, 0, "family H", 150)
     services.write_meld(match, 1, "four A", 100)
@@ -198,11 +200,11 @@ def test_two_player_melds_end_a_swiss_match_at_once(in_app: Flask) -> None:
     open_hand = services.sheet(match).open_hand
     assert open_hand is not None
     assert services.open_hand_melds(open_hand, 2) == [150, 100]
-    # Anna reaches 1000 with a meld in the middle of the hand: over, no tricks played
-    hand = services.write_meld(match, 0, "gross_binokel", 850)
+    # Anna reaches the target with a meld in the middle of the hand: over, no tricks played
+    hand = services.write_meld(match, 0, "gross_binokel", 80)
     sheet = services.sheet(match)
     assert sheet.finished and sheet.winner_names == ["Anna"]
-    assert sheet.totals == [1000, 100]
+    assert sheet.totals == [230, 100]
     assert hand.status == "closed" and hand.ended_mid_hand
     assert sheet.open_hand is None
     with pytest.raises(MatchOverError):
@@ -228,18 +230,19 @@ def test_a_close_of_a_two_player_hand_sent_twice_at_once_closes_it_once(in_app: 
 
 
 def test_two_melds_that_end_a_swiss_match_at_once_end_it_once(in_app: Flask) -> None:
-    match = services.start_match(names=["Anna", "Bert"], ruleset=PRESETS["schweizer"])
-    services.write_meld(match, 0, "four A", 900)
+    swiss = PRESETS["schweizer"].replace(target=180)  # four aces and four kings reach it
+    match = services.start_match(names=["Anna", "Bert"], ruleset=swiss)
+    services.write_meld(match, 0, "four A", 100)
     token = match.token
     assert services.sheet(match).open_hand is not None  # what the second request has read
-    with in_app.app_context():  # Anna's meld reaches 1000 on one phone
-        services.write_meld(services.get_match(token), 0, "four K", 100, 1)
+    with in_app.app_context():  # Anna's meld reaches the target on one phone
+        services.write_meld(services.get_match(token), 0, "four K", 80, 1)
         db.session.remove()
     # Bert's, on the other phone at the same moment: the match is over, said so (no 500)
     with pytest.raises(MatchOverError):
         services.write_meld(match, 1, "four A", 100, 1)
     sheet = services.sheet(match)
-    assert sheet.finished and sheet.totals == [1000, 0] and len(sheet.rows) == 1
+    assert sheet.finished and sheet.totals == [180, 0] and len(sheet.rows) == 1
 
 
 def test_the_settlement_needs_the_fewest_transfers(in_app: Flask) -> None:

@@ -273,3 +273,17 @@ def test_the_declaring_player_counts_for_the_team_chosen_at_setup(
     hand = hands_of(app, token)[0]
     assert (hand.declarer_party, hand.declarer_seat) == (0, 1)
     assert sheet_of(app, token).parties == ["Anna & Bert", "Carl & Dora"]
+
+
+def test_the_hand_says_when_a_forfeit_counts_the_game_as_made(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The rules' verdict, shown: an opponent's forfeit counts the declarer's game as
+    made (the preview and the hand's page say so); the declarer's own does not."""
+    token = start_match(client, ABC)
+    note = "the declarer's game counts as made"
+    enter_hand(client, token, declarer=0, outcome="forfeit", bid=200, trump="H", at_fault=2)
+    enter_hand(client, token, declarer=1, outcome="forfeit", bid=200, trump="G")
+    caught, own = hands_of(app, token)
+    assert note in page_text(client.get(f"/m/{token}/hands/{caught.seq}?lang=en"))
+    assert note not in page_text(client.get(f"/m/{token}/hands/{own.seq}?lang=en"))

@@ -2,23 +2,48 @@
 
 The wheel is built from the checkout (``pip wheel``), installed into a folder of
 its own and run from another one, with the test environment's dependencies: its
-templates, static files and migrations come with it (``setup.py``,
-``scorer.resources``), the ``scorer`` command serves, migrates and lists its
-commands.
+templates, static files and migrations come with it (``pyproject.toml``'s
+``[tool.setuptools]``, ``scorer.resources``), the ``scorer`` command serves, migrates and
+lists its commands.  The package's metadata is all in ``pyproject.toml``: no
+``setup.py``, and its list of packages is every package of ``scorer/``.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[2]
+MAPPED = {
+    "scorer.templates": "templates",
+    "scorer.static": "static",
+    "scorer.migrations": "migrations",
+}
+
+
+def test_the_metadata_is_in_pyproject_alone() -> None:
+    """One file holds the package: every package of scorer/ listed (a new one fails here
+    until it is), the three folders mapped into the wheel, no setup.py beside it."""
+    assert not (ROOT / "setup.py").exists() and not (ROOT / "setup.cfg").exists()
+    tool = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
+    listed = tool["setuptools"]["packages"]
+    found = [
+        ".".join(init.parent.relative_to(ROOT).parts)
+        for init in (ROOT / "scorer").rglob("__init__.py")
+        if "__pycache__" not in init.parts
+    ]
+    assert sorted(listed) == sorted([*found, *MAPPED])
+    assert tool["setuptools"]["package-dir"] == MAPPED
 
 
 @pytest.fixture(scope="module")
@@ -111,3 +136,30 @@ def test_the_scorer_command_lists_what_it_does(installed: Path, tmp_path: Path) 
     assert listed.returncode == 0, listed.stderr[-2000:]
     for command in ("serve", "hall", "db", "backup", "tournament", "online"):
         assert f"  {command}" in listed.stdout, command
+
+
+def _pins(lock: str) -> dict[str, str]:
+    """A lock file's pins, by normalised name."""
+    text = (ROOT / lock).read_text(encoding="utf-8")
+    found = re.findall(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;]+)", text, re.MULTILINE)
+    return {canonicalize_name(name): version for name, version in found}
+
+
+def test_the_lock_files_hold_every_dependency_at_a_version_it_allows() -> None:
+    """requirements.lock pins every dependency of pyproject.toml (what a hall installs),
+    requirements-dev.lock those and the dev extra's with the hall's pins unchanged.  A
+    dependency added to pyproject.toml without `bash lock.sh` fails here."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    hall, dev = _pins("requirements.lock"), _pins("requirements-dev.lock")
+    for lock, pins, wanted in (
+        ("requirements.lock", hall, project["dependencies"]),
+        ("requirements-dev.lock", dev, project["optional-dependencies"]["dev"]),
+    ):
+        for line in wanted:
+            need = Requirement(line)
+            name = canonicalize_name(need.name)
+            assert name in pins, f"{need.name} is not in {lock}: run `bash lock.sh`"
+            assert need.specifier.contains(pins[name], prereleases=True), (
+                f"{lock} pins {need.name} {pins[name]}, pyproject.toml asks {need.specifier}"
+            )
+    assert {name: dev[name] for name in hall} == hall

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
@@ -148,3 +150,14 @@ def test_bad_stake_is_422_and_changes_nothing(app: Flask, client: FlaskClient) -
 def test_unknown_session_is_404(client: FlaskClient) -> None:
     assert client.get("/s/nope").status_code == 404
     assert client.post("/s/nope/stake", data={"stake": "1"}).status_code == 404
+
+
+def test_the_stake_is_counted_per_each_basis_of_the_rules(app: Flask, client: FlaskClient) -> None:
+    """The stake's choices are the rules' bases (docs/rules.md section 7), one word each."""
+    from scorer.rules import BASES
+
+    session = session_token_of(app, service_match(app, NAMES, ANNA_WINS))
+    page = client.get(f"/s/{session}?lang=en").get_data(as_text=True)
+    offered = re.findall(r'<option[^>]*value="([a-z_]+)"', page[page.index('name="stake_basis"') :])
+    assert offered[: len(BASES)] == list(BASES)
+    assert "per full 100" in page and "per lost match" in page

@@ -1,5 +1,5 @@
 """The table phone: the match page of a tournament table, its confirmations, a closed
-round and a replaced link (TOURNAMENT.md section 2)."""
+round and a replaced link (docs/rules.md section 13.3)."""
 
 from __future__ import annotations
 

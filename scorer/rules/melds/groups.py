@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..cards import Card, Rank, Suit
+from ..eights import EIGHT_RANKS
 from ..errors import MeldError
 from ..ruleset import Ruleset
 from .names import (
@@ -16,7 +17,6 @@ from .names import (
     DOUBLE_BINOKEL,
     DOUBLE_FAMILY,
     EIGHT,
-    EIGHT_RANKS,
     FAMILY_RANKS,
     FOUR,
     FOUR_RANKS,

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..cards import Card, Rank, Suit
+from ..eights import EIGHT_RANKS
 from ..errors import CardError, MeldError
 from ..ruleset import Ruleset
 
@@ -39,7 +40,6 @@ BINOKEL_KINDS = (BINOKEL, GROSS_BINOKEL, DOUBLE_BINOKEL)
 RANK_KINDS = (FOUR, EIGHT)
 FAMILY_RANKS = (Rank.A, Rank.TEN, Rank.K, Rank.O, Rank.U)
 FOUR_RANKS = (Rank.A, Rank.TEN, Rank.K, Rank.O, Rank.U)
-EIGHT_RANKS = (Rank.A, Rank.TEN, Rank.K, Rank.O, Rank.U, Rank.SEVEN)
 GRAS_OBER = Card(Suit.G, Rank.O)
 SCHELLEN_UNTER = Card(Suit.S, Rank.U)
 GRAS_KOENIG = Card(Suit.G, Rank.K)
@@ -299,6 +299,61 @@ def offered_points(name: str, trump: Trump, ruleset: Ruleset | None = None) -> i
         if trump is not None:
             raise
         return meld_points(name, name.rpartition(" ")[2], ruleset)
+
+
+def check_shown_meld(name: str, points: int, trump: Trump, ruleset: Ruleset | None = None) -> int:
+    """``points`` when they are what one meld shown during play is worth, else MeldError.
+
+    The two-player games write their melds one at a time, as they are shown
+    (docs/rules.md section 9): no hand of fixed size bounds them, so each is
+    checked on its own.  It must be a meld of these house rules, worth what
+    they give it under ``trump``.  With ``trump=None`` (not named yet, or not
+    known: a meld kept from before the trump was turned) any value the meld
+    has under some trump, or before one is named (:func:`offered_points`), is
+    its value.
+
+    >>> from scorer.rules import PRESETS
+    >>> check_shown_meld("pair H", 40, "H", PRESETS["zweier"])
+    40
+    >>> check_shown_meld("pair H", 40, None, PRESETS["zweier"])
+    40
+    >>> check_shown_meld("gross_binokel", 850, "H", PRESETS["schweizer"])
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.MeldError: 'gross_binokel' is worth 80 here, not 850
+    >>> check_shown_meld("family H", 5000, None, PRESETS["schweizer"])
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.MeldError: 'family H' is worth 150 here, not 5000
+    """
+    ruleset = Ruleset() if ruleset is None else ruleset
+    worth: set[int] = set()
+    refused: MeldError | None = None
+    for under in (trump,) if trump is not None else (None, *Suit):
+        try:
+            worth.add(meld_points(name, under, ruleset))
+        except MeldError as exc:  # a trump family is no meld outside its suit
+            refused = refused or exc
+    if not worth and refused is not None:
+        raise refused
+    if isinstance(points, bool) or not isinstance(points, int) or points not in worth:
+        canonical = meld_name_of(*parse_meld_name(name))
+        *some, last = sorted(worth)
+        if some:  # plain and in trump: two values
+            raise MeldError(
+                "'{name}' is worth {worth} or {other} here, not {points}",
+                name=canonical,
+                worth=", ".join(str(value) for value in some),
+                other=last,
+                points=points,
+            )
+        raise MeldError(
+            "'{name}' is worth {worth} here, not {points}",
+            name=canonical,
+            worth=last,
+            points=points,
+        )
+    return points
 
 
 def smallest_meld(ruleset: Ruleset | None = None) -> int:

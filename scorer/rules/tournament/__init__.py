@@ -1,4 +1,4 @@
-"""The tournament's pure part: docs (TOURNAMENT.md) section 5.  Players are start numbers.
+"""The tournament's pure part: docs/rules.md section 13.6.  Players are start numbers.
 
 A package by topic: :mod:`.draw` (:func:`table_sizes` splits a round into
 tables of four and three; :func:`draw` seats the next round so that as few
@@ -26,13 +26,18 @@ from .draw import (
     SEARCH_ATTEMPTS,
     SEARCH_BUDGET,
     draw,
+    households_apart,
+    met_again,
     repeats,
     table_sizes,
 )
 from .money import (
     CENT,
+    DEFAULT_SCHEDULE,
     MAX_SHARES,
     SCHEDULE_SYNTAX,
+    Schedule,
+    check_shares,
     item_prizes,
     last_place,
     lost_game_fee,
@@ -45,7 +50,7 @@ from .money import (
     write_schedule,
 )
 from .names import alike_names, name_key
-from .numbers import start_numbers
+from .numbers import plays_round, start_numbers
 from .ranking import lost_game, rank, ranking
 from .results import (
     MAX_SLIP_POINTS,
@@ -59,12 +64,13 @@ from .results import (
     on_podium,
     table_results,
 )
-from .series import SERIES_COUNTING, series_evenings, series_ranking
+from .series import SERIES_COUNTING, SeriesPlaced, series_evenings, series_lines, series_ranking
 from .tables import check_tournament_ruleset, table_ruleset, tournament_ruleset
 
 __all__ = [
     "CANDIDATES",
     "CENT",
+    "DEFAULT_SCHEDULE",
     "EXACT_DRAW_PLAYERS",
     "EXACT_SEARCH_BUDGET",
     "MAX_SHARES",
@@ -75,22 +81,28 @@ __all__ = [
     "SEARCH_BUDGET",
     "SERIES_COUNTING",
     "Placed",
+    "Schedule",
+    "SeriesPlaced",
     "TableResult",
     "alike_names",
     "check_confirm",
+    "check_shares",
     "check_slip",
     "check_tournament_ruleset",
     "draw",
     "evening_ranking",
+    "households_apart",
     "item_prizes",
     "last_place",
     "listed",
     "lost_game",
     "lost_game_fee",
+    "met_again",
     "name_key",
     "on_podium",
     "pick_order",
     "place_prizes",
+    "plays_round",
     "prize_fund",
     "prize_shares",
     "prizes",
@@ -99,6 +111,7 @@ __all__ = [
     "repeats",
     "round_fees",
     "series_evenings",
+    "series_lines",
     "series_ranking",
     "start_numbers",
     "table_results",

@@ -1,4 +1,4 @@
-"""Table sizes and the draw (TOURNAMENT.md section 5): who sits where in the next round."""
+"""Table sizes and the draw (docs/rules.md sections 13 and 13.6): who sits where next round."""
 
 from __future__ import annotations
 
@@ -100,6 +100,37 @@ def repeats(tables: Sequence[Sequence[int]], met: Sequence[Sequence[Sequence[int
             for high in seated[i + 1 :]:
                 count += meetings[low, high]
     return count
+
+
+def met_again(
+    tables: Sequence[Sequence[int]], met: Sequence[Sequence[Sequence[int]]]
+) -> int | None:
+    """What the draw of ``tables`` achieved: how many pairs meet again (:func:`repeats`),
+    or ``None`` when no table came before (round 1 of an evening without earlier
+    evenings that count): then no pair can meet again, and there is nothing to say.
+
+    >>> met_again([(1, 2, 5)], [[(1, 2, 3)]]), met_again([(1, 2, 5)], [[(3, 4, 6)]])
+    (1, 0)
+    >>> met_again([(1, 2, 5)], []) is None
+    True
+    """
+    return repeats(tables, met) if met else None
+
+
+def households_apart(households: Mapping[int, str | None]) -> list[tuple[int, int]]:
+    """The pairs :func:`draw` never seats at one table: players of one household.
+
+    ``households`` maps each start number to the household the organiser typed
+    for the player (empty or ``None``: none).  One household is one word, case
+    aside ("Maier" and "maier"); the pairs come in the order of ``households``.
+
+    >>> households_apart({1: "Maier", 2: "", 3: "maier", 4: None, 5: "MAIER"})
+    [(1, 3), (1, 5), (3, 5)]
+    """
+    keyed = [(number, (house or "").casefold()) for number, house in households.items()]
+    return [
+        (a, b) for (a, key), (b, other) in itertools.combinations(keyed, 2) if key and key == other
+    ]
 
 
 def _rng(seed: str) -> random.Random:

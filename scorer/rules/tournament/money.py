@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 from fractions import Fraction
 from functools import lru_cache
@@ -53,12 +54,78 @@ def _schedule(schedule: str) -> tuple[tuple[int, Decimal], ...]:
 SCHEDULE_SYNTAX: dict[str, tuple[str, str]] = {"en": (".", "from"), "de": (",", "ab")}
 """How a language writes a lost-game schedule: its decimal mark and its word for "from".
 
-The parser reads both everywhere; :func:`write_schedule` writes one.  English is
+The parser reads both everywhere; :meth:`Schedule.write` writes one.  English is
 the stored (canonical) form, so that every backup reads the same."""
 
 
-def write_schedule(schedule: str, language: str = "en") -> str:
-    """A lost-game schedule (in either syntax) as ``language`` writes it.
+@dataclass(frozen=True)
+class Schedule:
+    """A lost-game schedule (docs/rules.md section 13): the price of each lost game of the
+    evening, ``steps`` of (from which lost game, price) — ``"0.50; 1.00 from 5"`` is
+    0.50 € each and 1.00 € from the fifth on.  Read once with :meth:`parse` where it is
+    made (a form, a stored tournament, a backup); priced with :meth:`fee`.
+
+    >>> Schedule.parse("0,5; 1 ab 5")
+    Schedule(steps=((1, Decimal('0.5')), (5, Decimal('1'))))
+    >>> str(Schedule.parse("0,5; 1 ab 5"))
+    '0.50; 1.00 from 5'
+    """
+
+    steps: tuple[tuple[int, Decimal], ...]
+
+    @classmethod
+    def parse(cls, text: str) -> Schedule:
+        """A schedule as typed, in either language's syntax; :class:`RulesError` naming it
+        when it is none (see :func:`lost_game_fee`)."""
+        if not isinstance(text, str):
+            raise RulesError("'{schedule}' is not a lost-game schedule", schedule=text)
+        return cls(_schedule(text))
+
+    def fee(self, lost: int) -> Decimal:
+        """What ``lost`` lost games of the evening cost, to the cent.
+
+        >>> DEFAULT_SCHEDULE.fee(4), DEFAULT_SCHEDULE.fee(6)
+        (Decimal('2.00'), Decimal('4.00'))
+        """
+        if not isinstance(lost, int) or isinstance(lost, bool) or lost < 0:
+            raise RulesError("'{lost}' is not a number of lost games", lost=lost)
+        total = Decimal(0)
+        for k, (start, amount) in enumerate(self.steps):
+            end = self.steps[k + 1][0] - 1 if k + 1 < len(self.steps) else lost
+            games = min(lost, end) - start + 1
+            if games > 0:
+                total += games * amount
+        return total.quantize(CENT)
+
+    def write(self, language: str = "en") -> str:
+        """The schedule as ``language`` writes it (:data:`SCHEDULE_SYNTAX`; an unknown
+        language English); prices to the cent, a free game as 0.
+
+        >>> DEFAULT_SCHEDULE.write("de")
+        '0,50; 1,00 ab 5'
+        """
+        mark, word = SCHEDULE_SYNTAX.get(language, SCHEDULE_SYNTAX["en"])
+        parts = []
+        for position, (start, amount) in enumerate(self.steps):
+            price = "0" if amount == 0 else f"{amount.quantize(CENT)}".replace(".", mark)
+            parts.append(price if position == 0 and start == 1 else f"{price} {word} {start}")
+        return "; ".join(parts)
+
+    def __str__(self) -> str:
+        """The canonical (English) form, as a tournament keeps it."""
+        return self.write("en")
+
+
+DEFAULT_SCHEDULE = Schedule.parse("0.50; 1.00 from 5")
+"""The lost-game money a new tournament starts with (€0.50 a lost game, €1.00 from the fifth)."""
+
+
+def _read(schedule: str | Schedule) -> Schedule:
+    return schedule if isinstance(schedule, Schedule) else Schedule.parse(schedule)
+
+
+def write_schedule(schedule: str | Schedule, language: str = "en") -> str:
+    """A lost-game schedule (in either syntax, or read already) as ``language`` writes it.
 
     English (``"0.50; 1.00 from 5"``) is the canonical form the tournament keeps;
     another language known to :data:`SCHEDULE_SYNTAX` gets its decimal mark and
@@ -71,22 +138,17 @@ def write_schedule(schedule: str, language: str = "en") -> str:
     >>> write_schedule("€ 0 ;0.5 from 3", "fr")
     '0; 0.50 from 3'
     """
-    if not isinstance(schedule, str):
-        raise RulesError("'{schedule}' is not a lost-game schedule", schedule=schedule)
-    mark, word = SCHEDULE_SYNTAX.get(language, SCHEDULE_SYNTAX["en"])
-    parts = []
-    for position, (start, amount) in enumerate(_schedule(schedule)):
-        price = "0" if amount == 0 else f"{amount.quantize(CENT)}".replace(".", mark)
-        parts.append(price if position == 0 and start == 1 else f"{price} {word} {start}")
-    return "; ".join(parts)
+    return _read(schedule).write(language)
 
 
-def lost_game_fee(lost: int, schedule: str) -> Decimal:
+def lost_game_fee(lost: int, schedule: str | Schedule) -> Decimal:
     """What ``lost`` lost games cost on ``schedule``, to the cent.
 
     A schedule is the price of a lost game, then ``; price from N`` for the
     price from the N-th lost game on (``ab`` for ``from`` and a decimal comma
     work too).  A first price with ``from N`` makes the games before free.
+    Given as text it is read on every call: the app reads it once
+    (:meth:`Schedule.parse`) and passes the :class:`Schedule`.
 
     >>> lost_game_fee(4, "0.50; 1.00 from 5"), lost_game_fee(6, "0.50; 1.00 from 5")
     (Decimal('2.00'), Decimal('4.00'))
@@ -97,18 +159,11 @@ def lost_game_fee(lost: int, schedule: str) -> Decimal:
     ...
     scorer.rules.errors.RulesError: '50 cents' is not a lost-game schedule: write the price ...
     """
-    if not isinstance(schedule, str):
+    if not isinstance(schedule, str | Schedule):
         raise RulesError("'{schedule}' is not a lost-game schedule", schedule=schedule)
     if not isinstance(lost, int) or isinstance(lost, bool) or lost < 0:
         raise RulesError("'{lost}' is not a number of lost games", lost=lost)
-    steps = _schedule(schedule)
-    total = Decimal(0)
-    for k, (start, amount) in enumerate(steps):
-        end = steps[k + 1][0] - 1 if k + 1 < len(steps) else lost
-        games = min(lost, end) - start + 1
-        if games > 0:
-            total += games * amount
-    return total.quantize(CENT)
+    return _read(schedule).fee(lost)
 
 
 def _money(value: object, what: str) -> Decimal:
@@ -229,13 +284,52 @@ def prize_shares(text: str) -> tuple[Decimal, ...]:
         if percent > 100:
             raise RulesError("a share is at most 100 %, not {share} %", share=quoted)
         percents.append(percent)
-    total = sum(percents, Decimal(0))
+    return check_shares([(percent / 100).normalize() for percent in percents])
+
+
+def check_shares(shares: Sequence[Decimal]) -> tuple[Decimal, ...]:
+    """The shares of the prize fund as an organiser may set them, else :class:`RulesError`.
+
+    A share is the fraction of the fund for its place: a per cent from 0 to 100
+    with at most two decimals (``0.125`` is 12.5 %, ``0.12345`` is no share), at
+    most :data:`MAX_SHARES` of them, and together no more than the whole fund.
+    What :func:`prize_shares` reads from the typed text, and what the tournament
+    keeps (in hundredths of a per cent, which these shares always are).
+
+    >>> check_shares([Decimal("0.3"), Decimal("0.125")])
+    (Decimal('0.3'), Decimal('0.125'))
+    >>> check_shares([Decimal("0.12345")])
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.RulesError: a share is a per cent with at most two decimals
+    >>> check_shares([Decimal("0.6"), Decimal("0.5")])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.RulesError: the shares add up to 110 %, more than the whole fund: ...
+    """
+    if isinstance(shares, str | bytes) or not isinstance(shares, Sequence):
+        raise RulesError("the shares must be a list of fractions of the fund")
+    if len(shares) > MAX_SHARES:
+        raise RulesError("at most {most} places share the prize fund", most=MAX_SHARES)
+    for share in shares:
+        if isinstance(share, bool) or not isinstance(share, Decimal | int):
+            raise RulesError("'{share}' is not a share", share=share)
+        if isinstance(share, Decimal) and not share.is_finite():
+            raise RulesError("'{share}' is not a share", share=share)
+        if share < 0:
+            raise RulesError("a share cannot be negative: '{share}'", share=share)
+        if share > 1:
+            percent = format((share * 100).normalize(), "f")
+            raise RulesError("a share is at most 100 %, not {share} %", share=percent)
+        if share * 10_000 != int(share * 10_000):
+            raise RulesError("a share is a per cent with at most two decimals")
+    total = sum(shares, Decimal(0)) * 100
     if total > 100:
         raise RulesError(
             "the shares add up to {total} %, more than the whole fund: lower them to 100 % at most",
             total=total.normalize().to_eng_string(),
         )
-    return tuple((percent / 100).normalize() for percent in percents)
+    return tuple(Decimal(share) for share in shares)
 
 
 def prize_fund(takings: Decimal, keep: Decimal, *, share: bool = False) -> Decimal:
@@ -351,7 +445,7 @@ def place_prizes(fund: Decimal, shares: Sequence[Decimal]) -> list[Decimal]:
     return [cents * CENT for cents in _place_cents(fund, shares)]
 
 
-def round_fees(lost: Sequence[int | None], schedule: str) -> tuple[Decimal | None, ...]:
+def round_fees(lost: Sequence[int | None], schedule: str | Schedule) -> tuple[Decimal | None, ...]:
     """What each round's lost games add to a player's lost-game money of the evening.
 
     The schedule prices the lost games of the whole evening (its step "from
@@ -367,13 +461,14 @@ def round_fees(lost: Sequence[int | None], schedule: str) -> tuple[Decimal | Non
     """
     if isinstance(lost, str | bytes) or not isinstance(lost, Sequence):
         raise RulesError("the lost games must be a list of rounds")
+    schedule = _read(schedule)
     fees: list[Decimal | None] = []
     before = 0
     for games in lost:
         if games is None:
             fees.append(None)
             continue
-        fees.append(lost_game_fee(before + games, schedule) - lost_game_fee(before, schedule))
+        fees.append(schedule.fee(before + games) - schedule.fee(before))
         before += games
     return tuple(fees)
 

@@ -6,7 +6,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import TypeVar
 
 from ..errors import RulesError
-from ..ruleset import SPECIAL_GAMES
+from ..outcomes import verdict_of
 
 K = TypeVar("K", bound=Hashable)
 
@@ -42,18 +42,15 @@ def lost_game(outcome: str, *, made: bool | None, won: bool | None) -> bool:
     """Whether a hand was a game its declarer lost: failed, gone off, or a special game lost.
 
     These are what the lost-game money counts (docs/rules.md section 13); a
-    forfeit is a penalty, not a lost game.
+    forfeit is a penalty, not a lost game (``Verdict.lost_game`` of the hand's
+    :func:`~scorer.rules.outcomes.verdict_of`).
 
     >>> lost_game("played", made=False, won=None), lost_game("gone_off", made=None, won=None)
     (True, True)
     >>> lost_game("played", made=True, won=None), lost_game("durch", made=None, won=False)
     (False, True)
     """
-    if outcome == "gone_off":
-        return True
-    if outcome == "played":
-        return made is False
-    return outcome in SPECIAL_GAMES and won is False
+    return verdict_of(outcome, made=made, won=won).lost_game
 
 
 def ranking(

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from ..errors import RulesError
 from .ranking import rank
+from .results import listed
 
 K = TypeVar("K", bound=Hashable)
 
@@ -80,3 +82,45 @@ def series_ranking(
         if counted is not None:
             totals[player] = sum(values[index] or 0 for index in counted)
     return {player: (place, totals[player]) for player, place in rank(totals).items()}
+
+
+@dataclass(frozen=True)
+class SeriesPlaced(Generic[K]):
+    """A player's line of the series ranking: the place (``None``: the counting leaves
+    them out), the evenings that count (their indices) and the points."""
+
+    player: K
+    place: int | None
+    counted: tuple[int, ...]
+    total: int
+
+
+def series_lines(
+    evenings: Mapping[K, Sequence[int | None]],
+    then: Mapping[K, object],
+    counting: str,
+    best: int = 0,
+) -> list[SeriesPlaced[K]]:
+    """The series ranking as it is listed: the ranked players by place (:func:`series_ranking`;
+    those sharing a place by ``then``, the name's sort key), then the players the counting
+    leaves out (``"every"`` and an evening missed), most points of all their evenings
+    first, then by ``then``.  Those count no evening and carry the sum of all of them.
+
+    >>> lines = series_lines({"a": [300, 200], "b": [None, 600], "c": [400, 100]},
+    ...                      {"a": "anna", "b": "bert", "c": "carl"}, "every")
+    >>> [(line.player, line.place, line.counted, line.total) for line in lines]
+    [('a', 1, (0, 1), 500), ('c', 1, (0, 1), 500), ('b', None, (), 600)]
+    """
+    ranked = series_ranking(evenings, counting, best)
+    left_out = sorted(
+        (player for player in evenings if player not in ranked),
+        key=lambda player: (-sum(value or 0 for value in evenings[player]), then[player]),
+    )
+    lines: list[SeriesPlaced[K]] = []
+    for player in listed({player: place for player, (place, _) in ranked.items()}, then):
+        place, total = ranked[player]
+        counted = series_evenings(evenings[player], counting, best) or ()
+        lines.append(SeriesPlaced(player, place, counted, total))
+    for player in left_out:
+        lines.append(SeriesPlaced(player, None, (), sum(v or 0 for v in evenings[player])))
+    return lines

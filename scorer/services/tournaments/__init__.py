@@ -1,4 +1,4 @@
-"""The tournament's use cases (TOURNAMENT.md), one module per family.
+"""The tournament's use cases (docs/rules.md section 13), one module per family.
 
 ``setup``
     create_tournament, get_tournament (organiser link), get_tournament_for_view

@@ -1,4 +1,4 @@
-"""The change list: every change made to a table after it was done (TOURNAMENT.md section 2).
+"""The change list: every change made to a table after it was done (docs/rules.md section 13.3).
 
 A table is done at the moment its match first had all its deals, found by
 replaying its hands' history (created and restored count one more hand,

@@ -1,6 +1,6 @@
 """A tournament's players: registration, check-in with start numbers, late arrivals, leaving.
 
-TOURNAMENT.md sections 1–2.  A player is registered (name, club or town, a
+docs/rules.md sections 13 and 13.2.  A player is registered (name, club or town, a
 household kept apart in the draw), then checked in when present: that gives
 the start number (the next free one, or one the organiser types) and the first
 round the player is drawn for — round 1 before the first draw, the next round

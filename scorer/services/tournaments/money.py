@@ -1,4 +1,4 @@
-"""The tournament's money (TOURNAMENT.md sections 1.7-1.8): what each player owes, the fund, prizes.
+"""The tournament's money (docs/rules.md section 13): what each player owes, the fund, prizes.
 
 Each player checked in owes the entry fee and the lost-game money: the
 organiser's schedule (``scorer.rules.tournament.lost_game_fee``) applied to the
@@ -24,7 +24,7 @@ and a second tap changes nothing (one conditional UPDATE).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -36,9 +36,10 @@ from ...extensions import db
 from ...models import Match, utcnow
 from ...rules import RulesError
 from ...rules.tournament import (
+    Schedule,
+    check_shares,
     item_prizes,
     last_place,
-    lost_game_fee,
     pick_order,
     place_prizes,
     prize_fund,
@@ -50,7 +51,7 @@ from ..errors import ConflictError
 from ..starting import storable
 from ..unit import use_case
 from .entrants import entrant_of
-from .setup import bump
+from .setup import bump, schedule_of
 from .standings import Player, Standings
 from .tables import Result, results
 
@@ -112,14 +113,8 @@ def _checked(settings: PrizeSettings) -> dict[str, object]:
     value = settings.keep_value
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
         raise RulesError("what the organiser keeps is out of range")
-    stored: list[int] = []
-    for share in settings.shares:
-        points = share * HUNDRED_PERCENT
-        if not 0 <= points <= HUNDRED_PERCENT or points != int(points):
-            raise RulesError("a share is a per cent with at most two decimals")
-        stored.append(int(points))
-    if sum(stored) > HUNDRED_PERCENT:
-        raise RulesError("the shares add up to more than the whole fund")
+    # the rules' shares are hundredths of a per cent, which is how they are kept
+    stored = [int(share * HUNDRED_PERCENT) for share in check_shares(settings.shares)]
     items = [" ".join(item.split()) for item in settings.items]
     items = [item for item in items if item]
     if len(items) > MAX_PRIZE_ITEMS:
@@ -179,16 +174,27 @@ class Fund:
         return self.takings_cents - self.fund_cents
 
 
-def fee_cents(lost: int, schedule: str) -> int:
+def fee_cents(lost: int, schedule: Schedule) -> int:
     """What ``lost`` lost games of the evening cost on ``schedule`` (cents; the rules price)."""
-    return cents_of(lost_game_fee(lost, schedule))
+    return cents_of(schedule.fee(lost))
+
+
+def fee_examples(tournament: Tournament, counts: Sequence[int]) -> list[tuple[int, int]]:
+    """What each of ``counts`` lost games of an evening cost on the tournament's schedule
+    (cents), for the pages' notes; none when the stored schedule cannot be read."""
+    try:
+        schedule = schedule_of(tournament)
+    except RulesError:
+        return []
+    return [(lost, fee_cents(lost, schedule)) for lost in counts]
 
 
 def fund_of(tournament: Tournament, lost: Mapping[int, int]) -> Fund:
     """The fund from the players checked in and their lost games of the evening (by entrant id)."""
     checked_in = [e for e in tournament.entrants if e.number is not None]
     entry = tournament.entry_fee_cents * len(checked_in)
-    lost_money = sum(fee_cents(lost.get(e.id, 0), tournament.fee_schedule) for e in checked_in)
+    schedule = schedule_of(tournament)
+    lost_money = sum(fee_cents(lost.get(e.id, 0), schedule) for e in checked_in)
     takings = entry + (lost_money if tournament.lost_money_to_fund else 0)
     percent = tournament.keep_kind == "percent"
     keep = Decimal(tournament.keep_value) / (HUNDRED_PERCENT if percent else 100)
@@ -312,6 +318,7 @@ def ledger(tournament: Tournament) -> Ledger:
     )
     accounts = []
     lost_of: dict[int, int] = {}
+    schedule = schedule_of(tournament)
     for entrant in checked_in:
         played = [found.get(entrant.id) for _, found in drawn]
         lost = tuple(r.lost if r is not None else None for r in played)
@@ -324,7 +331,7 @@ def ledger(tournament: Tournament) -> Ledger:
             lost=lost,
             fees=tuple(
                 None if fee is None else cents_of(fee)
-                for fee in round_fees(lost, tournament.fee_schedule)
+                for fee in round_fees(lost, schedule)
             ),
             paper=tuple(r is not None and r.paper for r in played),
             entry_cents=tournament.entry_fee_cents,

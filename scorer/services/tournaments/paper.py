@@ -1,4 +1,4 @@
-"""The tournament on paper (TOURNAMENT.md section 4): what its printouts show, as plain values.
+"""The tournament on paper (docs/rules.md section 13.5): what its printouts show, as plain values.
 
 The hall has one printer and no reception, so the evening keeps a paper
 trail: a table card per table and round (its players in seat order, the

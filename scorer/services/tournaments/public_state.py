@@ -1,6 +1,6 @@
 """The public side of a tournament as one value, built from a fixed number of Core statements.
 
-What the public link shows (TOURNAMENT.md section 3) — the ranking, the current
+What the public link shows (docs/rules.md section 13.4) — the ranking, the current
 round's progress, the seating — is a :class:`~.standings.Standings`.  :func:`build`
 reads it in a fixed number of statements whatever the size of the hall, and goes
 on from the previous build: a round whose tables' match versions did not change

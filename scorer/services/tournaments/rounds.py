@@ -19,14 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
 
 from sqlalchemy import bindparam, func, select, tuple_, update
 
 from ...extensions import db
 from ...models import GameSession, Hand, Match, Seat, new_token, utcnow
 from ...rules import RulesError
-from ...rules.tournament import draw, repeats
+from ...rules.tournament import draw, households_apart, met_again, plays_round
 from ...tournament_models import (
     Entrant,
     RedrawnLink,
@@ -48,12 +47,12 @@ _MATCHES = Match.__table__
 
 
 def in_round(entrant: Entrant, number: int) -> bool:
-    """Whether ``entrant`` is drawn for round ``number``: checked in by then, not withdrawn."""
-    return (
-        entrant.number is not None
-        and entrant.from_round is not None
-        and entrant.from_round <= number
-        and (entrant.withdrawn_before is None or entrant.withdrawn_before > number)
+    """Whether ``entrant`` is drawn for round ``number`` (the rules' ``plays_round``)."""
+    return plays_round(
+        number,
+        start_number=entrant.number,
+        from_round=entrant.from_round,
+        withdrawn_before=entrant.withdrawn_before,
     )
 
 
@@ -81,15 +80,6 @@ def _met(tournament: Tournament, before: int) -> list[list[tuple[int, ...]]]:
     ]
 
 
-def _apart(players: Sequence[Entrant]) -> list[tuple[int, int]]:
-    """Pairs of one household (the organiser's word): never at one table."""
-    return [
-        (a.number or 0, b.number or 0)
-        for a, b in combinations(players, 2)
-        if a.household and a.household.casefold() == b.household.casefold()
-    ]
-
-
 def _seating(tournament: Tournament, row: Round) -> list[list[Entrant]]:
     """The draw of ``row``: its players at their tables, in seat order."""
     players = drawn_for(tournament, row.number)
@@ -98,7 +88,7 @@ def _seating(tournament: Tournament, row: Round) -> list[list[Entrant]]:
         [e.number or 0 for e in players],
         _met(tournament, row.number),
         seed=row.seed,
-        apart=_apart(players),
+        apart=households_apart({e.number or 0: e.household for e in players}),
     )
     return [[by_number[n] for n in numbers] for numbers in tables]
 
@@ -166,15 +156,17 @@ def next_number(tournament: Tournament) -> int | None:
     return number if number <= tournament.rounds else None
 
 
-def repeated_pairs(tournament: Tournament, row: Round) -> int:
-    """How many pairs at ``row``'s tables already shared a table in an earlier round.
+def repeated_pairs(tournament: Tournament, row: Round) -> int | None:
+    """How many pairs at ``row``'s tables already shared a table in an earlier round
+    (of this evening or, in a series that counts them, of the evenings before); None
+    when no table came before (the rules: ``met_again``).
 
     What the draw achieved, shown beside its seed: 0 is the goal, and the draw
-    reaches it wherever a round-by-round draw can (the rules: ``repeats``).
+    reaches it wherever a round-by-round draw can.
     """
     numbers = {e.id: e.number or 0 for e in tournament.entrants}
     tables = [tuple(numbers[p] for p in table.players) for table in row.tables]
-    return repeats(tables, _met(tournament, row.number))
+    return met_again(tables, _met(tournament, row.number))
 
 
 _MATCH_NOW = select(

@@ -1,4 +1,4 @@
-"""A series of tournament evenings (Binokel-Cup, TOURNAMENT.md 1.9) and its overall ranking.
+"""A series of evenings (Binokel-Cup, docs/rules.md section 13.1) and its overall ranking.
 
 A series is made from a tournament (it becomes evening 1, each of its players
 a person of the series); each new evening copies the last one's settings
@@ -25,7 +25,7 @@ from sqlalchemy import select, update
 from ...extensions import db
 from ...models import utcnow
 from ...rules import RulesError
-from ...rules.tournament import SERIES_COUNTING, listed, series_evenings, series_ranking
+from ...rules.tournament import SERIES_COUNTING, series_lines
 from ...tournament_models import Series, SeriesPlayer, Tournament
 from ..errors import ConflictError
 from ..starting import storable
@@ -295,22 +295,25 @@ def series_standings(series: Series) -> SeriesStandings:
             points.setdefault(key, {})[held] = line.total
         held += 1
     table = {key: [got.get(i) for i in range(held)] for key, got in points.items()}
-    best = series.best if series.counting == "best" else 0
-    ranked = series_ranking(table, series.counting, best) if table else {}
-    # the ranked as a ranking lists them (a shared place by name), then those the
-    # counting leaves out (an evening missed), most points first
+    # the rules list them: by place (a shared place by name), then those the counting
+    # leaves out (an evening missed)
     name_of = {key: alphabetical(who[key][0]) for key in table}
-    unranked = sorted(
-        (key for key in table if key not in ranked),
-        key=lambda key: (-sum(v or 0 for v in table[key]), name_of[key]),
-    )
     lines = []
-    for key in (*listed({k: place for k, (place, _) in ranked.items()}, name_of), *unranked):
-        values = table[key]
-        counted = series_evenings(values, series.counting, best) or ()
-        place, total = ranked.get(key, (None, sum(v or 0 for v in values)))
-        name, club, undecided = who[key]
-        lines.append(SeriesLine(key, name, club, place, tuple(values), counted, total, undecided))
+    for placed in series_lines(table, name_of, series.counting, series.best) if table else ():
+        name, club, undecided = who[placed.player]
+        values = tuple(table[placed.player])
+        lines.append(
+            SeriesLine(
+                placed.player,
+                name,
+                club,
+                placed.place,
+                values,
+                placed.counted,
+                placed.total,
+                undecided,
+            )
+        )
     return SeriesStandings(
         name=series.name,
         counting=series.counting,

@@ -1,4 +1,4 @@
-"""The same person across the evenings of a series (TOURNAMENT.md 1.9), and what the draw met.
+"""The same person across a series' evenings (docs/rules.md section 13.1), and what the draw met.
 
 Each evening's player (an :class:`Entrant`) points to a :class:`SeriesPlayer`,
 the person across the series.  When a player is registered on an evening of a

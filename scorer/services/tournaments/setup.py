@@ -19,7 +19,12 @@ from sqlalchemy import bindparam, select, update
 from ...extensions import db
 from ...models import utcnow
 from ...rules import MAX_AMOUNT_CENTS, PRESETS, RulesError, Ruleset
-from ...rules.tournament import check_tournament_ruleset, table_ruleset, write_schedule
+from ...rules.tournament import (
+    DEFAULT_SCHEDULE,
+    Schedule,
+    check_tournament_ruleset,
+    table_ruleset,
+)
 from ...tournament_models import Round, Tournament
 from ..errors import NotFound
 from ..events import TournamentSettingsChanged
@@ -37,8 +42,6 @@ MAX_ROUNDS = 12
 MAX_ENTRY_FEE_CENTS = MAX_AMOUNT_CENTS
 """The highest entry fee (the rules' highest amount, 1000 €): more is a typing mistake."""
 MAX_SCHEDULE = 60
-DEFAULT_SCHEDULE = "0.50; 1.00 from 5"
-"""The lost-game money a new tournament starts with (€0.50 a lost game, €1.00 from the fifth)."""
 MAX_PUBLIC_URL = 200
 
 # http(s)://host[:port], nothing after it but a slash: the address the phones reach
@@ -68,6 +71,18 @@ def ruleset_of(tournament: Tournament) -> Ruleset:
     return Ruleset.from_dict(tournament.ruleset)
 
 
+def schedule_of(tournament: Tournament) -> Schedule:
+    """The tournament's lost-game schedule, read once per loaded value of its column (the
+    money of hundreds of players is priced on one :class:`~scorer.rules.tournament.Schedule`)."""
+    stored = tournament.fee_schedule
+    memo = tournament.__dict__.get("_schedule_memo")
+    if memo is not None and memo[0] == stored:
+        return memo[1]
+    schedule = Schedule.parse(stored)
+    tournament.__dict__["_schedule_memo"] = (stored, schedule)
+    return schedule
+
+
 def table_ruleset_of(tournament: Tournament, size: int) -> Ruleset:
     """The ruleset a table of ``size`` plays (the rules: ``table_ruleset``)."""
     return table_ruleset(ruleset_of(tournament), size)
@@ -78,11 +93,11 @@ def check_ruleset(ruleset: Ruleset) -> Ruleset:
     return check_tournament_ruleset(ruleset)
 
 
-def check_fee_schedule(schedule: str) -> str:
+def check_fee_schedule(schedule: str | Schedule) -> str:
     """The lost-game schedule as stored; RulesError when the rules cannot read it.
 
     The rules read both languages ("0,50; 1,00 ab 5" and "0.50; 1.00 from 5");
-    it is kept in the English syntax (``write_schedule``), so that every backup
+    it is kept in the English syntax (``Schedule.write``), so that every backup
     and every earlier release reads it; the pages show it in the user's language.
     """
     text = " ".join(str(schedule).split())
@@ -90,7 +105,7 @@ def check_fee_schedule(schedule: str) -> str:
         raise RulesError(
             "the lost-game schedule is longer than {most} characters", most=MAX_SCHEDULE
         )
-    stored = write_schedule(text)
+    stored = str(Schedule.parse(text))
     if len(stored) > MAX_SCHEDULE:
         raise RulesError(
             "the lost-game schedule is longer than {most} characters", most=MAX_SCHEDULE
@@ -180,7 +195,7 @@ def create_tournament(
     ruleset: Ruleset | None = None,
     rounds: int = 3,
     entry_fee_cents: int = 0,
-    fee_schedule: str = DEFAULT_SCHEDULE,
+    fee_schedule: str | Schedule = DEFAULT_SCHEDULE,
     tie_break: bool = False,
     public_url: str = "",
     idempotency_key: str | None = None,

@@ -1,4 +1,4 @@
-"""What the public link shows (TOURNAMENT.md section 3): ranking, progress, seating, a player.
+"""What the public link shows (docs/rules.md section 13.4): ranking, progress, seating, a player.
 
 The values here (:class:`Standings` and its parts) are what the beamer, "where do
 I sit?" and each player's page are rendered from; :mod:`.public_state` builds

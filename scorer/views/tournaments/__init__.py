@@ -1,4 +1,4 @@
-"""The tournament's pages, one blueprint per part (TOURNAMENT.md section 2).
+"""The tournament's pages, one blueprint per part (docs/rules.md section 13.3).
 
 ``organiser``
     Creating a tournament, its settings and rules, its home page (links, QR).

@@ -1,5 +1,5 @@
-"""The addresses the tournament's links and QR codes carry (:mod:`scorer.addresses`), and
-their QR codes.
+"""The addresses the tournament's links and QR codes carry (:mod:`scorer.addresses`,
+docs/rules.md section 13.3), and their QR codes.
 """
 
 from __future__ import annotations

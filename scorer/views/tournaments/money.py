@@ -78,16 +78,10 @@ def _money_context(tournament: Tournament, ledger: Ledger) -> dict[str, Any]:
         "accounts": shown,
         "query": query,
         "show": show,
-        "examples": _examples(tournament.fee_schedule),
+        "examples": money.fee_examples(tournament, (4, 6)),
     }
 
 
-def _examples(schedule: str) -> list[tuple[int, int]]:
-    """What 4 and 6 lost games of an evening cost on ``schedule`` (cents), for the page's note."""
-    try:
-        return [(lost, money.fee_cents(lost, schedule)) for lost in (4, 6)]
-    except RulesError:
-        return []
 
 
 @bp.get("/t/<token:token>/money")

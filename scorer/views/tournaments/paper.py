@@ -1,4 +1,4 @@
-"""The tournament on paper (TOURNAMENT.md section 4): table cards, slips, rankings, certificates,
+"""The tournament on paper (docs/rules.md section 13.5): table cards, slips, rankings, certificates,
 the prize list.
 
 Every printout is a PDF behind the organiser's link, made as the match's

@@ -1,4 +1,4 @@
-"""The public link (TOURNAMENT.md section 3): the beamer's ranking, the seating, a player's page.
+"""The public link (docs/rules.md section 13.4): the beamer's ranking, the seating, a player's page.
 
 Everything here is a GET and reads by ``view_token`` only.  Each page polls
 its changing part (``…/live``): the beamer every few seconds (a saved hand
@@ -17,9 +17,8 @@ from flask import Blueprint, Response
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...house_rules import rules_page
-from ...rules import RulesError, points_step
-from ...rules.tournament import lost_game_fee
-from ...services.tournaments import setup
+from ...rules import points_step
+from ...services.tournaments import money, setup
 from ...services.tournaments.public_pages import Source
 from ...web import render
 from ..polls import qr_svg, read_only
@@ -52,7 +51,7 @@ def qr(view_token: str) -> Response:
 def rules(view_token: str) -> WerkzeugResponse:
     """The tournament's rules page: how the evening runs and is ranked, then the game's rules.
 
-    Where TOURNAMENT.md is silent the app decided; the page says what (rounds,
+    Where docs/rules.md section 13 is silent the app decided; the page says what (rounds,
     tables of four, the draw, ranking and tie-break, lost games, confirmations,
     late arrivals and withdrawals, paper slips).
     """
@@ -64,16 +63,10 @@ def rules(view_token: str) -> WerkzeugResponse:
             tournament=tournament,
             view_token=view_token,
             four=setup.table_ruleset_of(tournament, 4),
-            fees=_fee_examples(tournament.fee_schedule),
+            fees=money.fee_examples(tournament, (1, 4, 6)),
             slip_step=points_step(three),
             **rules_page(three),
         )
     )
 
 
-def _fee_examples(schedule: str) -> list[tuple[int, int]]:
-    """What 1, 4 and 6 lost games cost on ``schedule``, in cents (the rules price them)."""
-    try:
-        return [(lost, int(lost_game_fee(lost, schedule) * 100)) for lost in (1, 4, 6)]
-    except RulesError:
-        return []

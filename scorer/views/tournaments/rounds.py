@@ -29,7 +29,7 @@ from ...rules.tournament import table_sizes
 from ...services import ConflictError
 from ...services.tournaments import board as boards
 from ...services.tournaments import changes as change_list
-from ...services.tournaments import rounds, series_people, setup
+from ...services.tournaments import rounds, setup
 from ...tournament_models import Round, Tournament, TournamentTable
 from ...web import go_to, render, same_site_path
 from ...words import rules_message
@@ -118,10 +118,7 @@ def round_page(token: str, number: int) -> WerkzeugResponse:
             row=row,
             tables=tables,
             links={t.id: table_link(tournament, t) for t in tables},
-            # round 1 of a series evening has met the earlier evenings' tables too
-            repeated=rounds.repeated_pairs(tournament, row)
-            if row.number > 1 or series_people.met_before(tournament)
-            else None,
+            repeated=rounds.repeated_pairs(tournament, row),
             sits_out=sits_out,
             fours=sum(sits_out.values()),
             frozen=frozen,

@@ -1,4 +1,4 @@
-"""The series (Binokel-Cup, TOURNAMENT.md 1.9): its organiser page, its public ranking, its PDF.
+"""The series (Binokel-Cup, docs/rules.md section 13.1): its organiser page, public ranking, PDF.
 
 A series is made from a tournament's organiser page (``t_series.create``);
 its own secret link (``/s/<token>``) shows the evenings with their links and
