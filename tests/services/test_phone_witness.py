@@ -161,9 +161,12 @@ def test_deals_a_laptop_lacks_go_in_at_their_places_and_each_once(app: Flask) ->
         # the same again: nothing stored twice
         again = witness.resend(table, [*first, *later])
         assert {o.answer for o in again} == {Answer.HELD}
-        assert db.session.execute(
-            select(func.count()).select_from(Hand).where(Hand.match_id == table.id)
-        ).scalar_one() == 5
+        assert (
+            db.session.execute(
+                select(func.count()).select_from(Hand).where(Hand.match_id == table.id)
+            ).scalar_one()
+            == 5
+        )
 
 
 def test_a_deal_goes_only_to_its_own_place(app: Flask) -> None:

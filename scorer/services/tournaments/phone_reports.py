@@ -59,9 +59,10 @@ class TooManyReports(Exception):
 
 @dataclass(frozen=True)
 class Reported:
-    """One deal of a report as it is kept: key, place, the deal's number on the phone,
-    whether the phone saw it struck, whether the phone was told it was saved, why the
-    laptop refused it (or ""), and the hand form's fields."""
+    """One deal of a report as it is kept: key, place (0: not known), the deal's number on
+    the phone, whether the phone saw it struck, whether the phone was told it was saved,
+    why the laptop refused it (or ""), the hand form's fields, and the key of the phone's
+    deal before it (or "")."""
 
     key: str
     seq: int
@@ -70,6 +71,7 @@ class Reported:
     told: bool
     why: str
     fields: tuple[tuple[str, str], ...]
+    after: str = ""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -80,6 +82,7 @@ class Reported:
             "told": self.told,
             "why": self.why,
             "fields": [list(pair) for pair in self.fields],
+            "after": self.after,
         }
 
     @classmethod
@@ -92,6 +95,7 @@ class Reported:
             told=bool(value.get("told")),
             why=str(value.get("why") or ""),
             fields=tuple((str(n), str(v)) for n, v in value.get("fields") or []),
+            after=str(value.get("after") or ""),
         )
 
 

@@ -17,11 +17,12 @@ Decisions:
   from a file recognises the deals the file holds.
 * **Only at its own place.**  A missing deal is stored only where it was played: right
   after the match's last hand, when that hand is the one before it
-  (``save_hand(seq=...)``).  So it is counted with the dealer it was played with, and
-  the next draw is the one the old laptop would have made.  Another hand in its place
-  (entered on this laptop meanwhile) or a hand missing before it (that no phone held)
-  refuses it: the phone reports it and the organiser decides
-  (:mod:`.phone_reports`).
+  (``save_hand(seq=...)``) — and when the phone kept the deal before it too, only when
+  that is the hand there (another phone's deal 1 never takes the phone's deal 2).  So
+  it is counted with the dealer it was played with, and the next draw is the one the
+  old laptop would have made.  Another hand in its place (entered on this laptop
+  meanwhile) or a hand missing before it (that no phone held) refuses it: the phone
+  reports it and the organiser decides (:mod:`.phone_reports`).
 * **A deal the phone saw struck** is stored struck (the same use case): a resend never
   brings back a hand the table took back.  A correction is the laptop's: the phone keeps
   what it entered, and a laptop that has the deal keeps its own version of it.
@@ -37,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, func, select
 
 from ...extensions import db
 from ...models import Hand, Match
@@ -61,6 +62,17 @@ _KEYED = (
     select(_HANDS.c.seq, _HANDS.c.idempotency_key, _HANDS.c.deleted_at)
     .where(_HANDS.c.match_id == bindparam("match_id"), _HANDS.c.idempotency_key.is_not(None))
     .order_by(_HANDS.c.seq)
+)
+# whether the key is here, and the key of the hand at a place (the one before a deal's)
+_BEFORE = select(
+    select(_HANDS.c.id)
+    .where(_HANDS.c.match_id == bindparam("match_id"), _HANDS.c.idempotency_key == bindparam("key"))
+    .scalar_subquery()
+    .label("held"),
+    select(func.coalesce(_HANDS.c.idempotency_key, ""))
+    .where(_HANDS.c.match_id == bindparam("match_id"), _HANDS.c.seq == bindparam("seq"))
+    .scalar_subquery()
+    .label("before"),
 )
 
 
@@ -91,13 +103,15 @@ def held(match: Match) -> Held:
 
 @dataclass(frozen=True)
 class Deal:
-    """A deal a phone kept: its key, its place (``seq``), what was entered, and whether the
-    phone last saw it struck."""
+    """A deal a phone kept: its key, its place (``seq``), what was entered, whether the
+    phone last saw it struck, and the key of the deal the phone kept before it."""
 
     key: str
     seq: int
     entry: HandInput
     struck: bool = False
+    after: str | None = None
+    """The key of the phone's own deal before it (None: the phone has none there)."""
 
 
 class Answer(StrEnum):
@@ -109,6 +123,8 @@ class Answer(StrEnum):
     """The laptop has it already (its key)."""
     TAKEN = "taken"
     """Another hand is in its place."""
+    BEFORE = "before"
+    """The hand before it here is not the one the phone had before it."""
     GAP = "gap"
     """A hand before it is missing here; it waits for that one."""
     REUSED = "reused"
@@ -145,6 +161,15 @@ def take_in(match: Match, deal: Deal, *, via: str | None = None) -> bool:
     Raises what ``save_hand`` raises (``OutOfPlaceError``, ``KeyReusedError``,
     ``LockedError``, ``MatchOverError``, ``RulesError``).
     """
+    if deal.after is not None and deal.seq > 1:
+        found = (
+            db.session.connection()
+            .execute(_BEFORE, {"match_id": match.id, "key": deal.key, "seq": deal.seq - 1})
+            .one()
+        )
+        if found.held is None and found.before is not None and found.before != deal.after:
+            # the place is free, but the hand before it is another than the phone's
+            raise OutOfPlaceError(deal.seq, deal.seq - 1)
     before = match.version
     hand = save_hand(match, deal.entry, idempotency_key=deal.key, seq=deal.seq, via=via)
     stored = match.version != before
@@ -168,7 +193,10 @@ def _one(match: Match, deal: Deal, via: str | None) -> Outcome:
     try:
         stored = take_in(match, deal, via=via)
     except OutOfPlaceError as exc:
-        answer = Answer.TAKEN if exc.last >= deal.seq else Answer.GAP
+        if exc.last == deal.seq - 1:
+            answer = Answer.BEFORE
+        else:
+            answer = Answer.TAKEN if exc.last >= deal.seq else Answer.GAP
         return Outcome(deal.key, deal.seq, answer, exc.last)
     except KeyReusedError:
         return Outcome(deal.key, deal.seq, Answer.REUSED)
