@@ -24,7 +24,8 @@ from scorer.services.backup_format import dumps
 from scorer.services.tournaments import rounds
 from scorer.services.tournaments.backup import export_tournament, restore
 from scorer.tournament_models import PhoneReport, Tournament
-from tests.builders import PG_SCHEMA, PG_URL, form_data, make_app, page_text
+from tests.builders import form_data, page_text
+from tests.laptops import laptop_app
 from tests.phones import FlaskTransport, Kept, TablePhone
 from tests.tournament_builders import TABLE_HAND, drawn, tournament_with
 
@@ -58,21 +59,7 @@ def backup_of(app: Flask, token: str) -> str:
 @pytest.fixture
 def spare(tmp_path: Path) -> Iterator[Flask]:
     """A second laptop: its own database and secret key, CSRF on."""
-    spare_dir = tmp_path / "spare"
-    spare_dir.mkdir()
-    extra: dict[str, Any] = {"SECRET_KEY": "the-spare-laptop", "WTF_CSRF_ENABLED": True}
-    if PG_URL:
-        schema = f"{PG_SCHEMA}_spare"
-        joined = "&" if "?" in PG_URL.split("options=")[0] else "?"
-        base = PG_URL.split("?options=")[0].split("&options=")[0]
-        extra["SQLALCHEMY_DATABASE_URI"] = f"{base}{joined}options=-csearch_path%3D{schema}"
-        from sqlalchemy import create_engine, text
-
-        engine = create_engine(base)
-        with engine.begin() as conn:
-            conn.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"))
-        engine.dispose()
-    app = make_app(spare_dir, **extra)
+    app = laptop_app(tmp_path, "spare", WTF_CSRF_ENABLED=True)
     yield app
     with app.app_context():
         db.session.remove()
