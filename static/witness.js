@@ -51,6 +51,7 @@
   }
   var storeKey = PREFIX + token;
   var busy = false;
+  var reloading = false;
   // what the page says for as long as it is shown: why it was loaded again (a takeover)
   var notice = { kind: "", count: 0 };
   var sentWith = typeof WeakMap === "function" ? new WeakMap() : null;
@@ -499,7 +500,7 @@
   function sync() {
     var record = load();
     var url = heldUrl(record);
-    if (busy || !url || navigator.onLine === false) {
+    if (busy || reloading || !url || navigator.onLine === false) {
       return;
     }
     if (record.tag && record.state === "here") {
@@ -588,9 +589,13 @@
       return;
     }
     if (page && (stored > 0 || otherLaptop)) {
-      record.notice = stored > 0 ? "stored" : "laptop";
-      record.noticeCount = stored;
+      if (stored > 0 || !record.notice) {
+        // (a note not shown yet — the deals this page sent a moment ago — stays)
+        record.notice = stored > 0 ? "stored" : "laptop";
+        record.noticeCount = stored;
+      }
       save(record);
+      reloading = true; // nothing more from this page: the next one asks again
       window.location.reload();
       return;
     }

@@ -8,12 +8,15 @@ a page of the first laptop carries form tokens the second refuses.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
 from sqlalchemy import create_engine, text
 
+from scorer.extensions import db
 from tests.builders import PG_SCHEMA, PG_URL, make_app
 
 
@@ -45,3 +48,15 @@ def laptop_app(tmp_path: Path, name: str, **extra: Any) -> Flask:
         **extra,
     }
     return make_app(folder, **settings)
+
+
+@contextmanager
+def second_laptop(tmp_path: Path, **extra: Any) -> Iterator[Flask]:
+    """A spare laptop's app (:func:`laptop_app` called "spare"), its connections closed after."""
+    app = laptop_app(tmp_path, "spare", **extra)
+    try:
+        yield app
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()

@@ -6,9 +6,9 @@ sends them again, or reports them, as form fields of their own: for deal ``i`` i
 phone's deal before it ``after<i>`` (empty: none), ``struck<i>`` and ``told<i>``
 (``1`` or empty), and the hand form's fields named ``d<i>.<field>``.
 :func:`kept_deals` reads them into :class:`KeptDeal` values (only the hand form's own
-fields, each bounded); :func:`entry_of` reads one deal with the hand form of the
-table it goes to, as the form's own save would — no bid question (the table answered
-it, or was not asked, when the deal was first saved).
+fields, each bounded); :func:`entry_of` (:func:`entry_at` for a table here) reads one
+deal with the hand form of the table it goes to, as the form's own save would — no bid
+question (the table answered it, or was not asked, when the deal was first saved).
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from dataclasses import dataclass
 
 from werkzeug.datastructures import MultiDict
 
+from ..models import Match
 from ..rules import Ruleset
-from ..services import HandInput, storable
+from ..services import HandInput, Sheet, storable
 from .base import whole_number
 from .hand import HandForm
 
@@ -129,3 +130,15 @@ def entry_of(
     if not form.validate():
         return None
     return form.to_input(len(parties))
+
+
+def entry_at(fields: Sequence[tuple[str, str]], match: Match, sheet: Sheet) -> HandInput | None:
+    """:func:`entry_of` at the table of ``match`` (its standing ``sheet``): its rules, its
+    parties, and at a table of teams its players."""
+    return entry_of(
+        fields,
+        sheet.ruleset,
+        sheet.parties,
+        seat_names=sheet.seat_names,
+        seat_parties=[seat.party for seat in match.seats],
+    )

@@ -12,7 +12,6 @@ in, and the page says that too.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,15 +21,22 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
-from werkzeug.serving import make_server
 
 from scorer.extensions import db
 from scorer.models import Hand, Match
 from scorer.services.backup_format import dumps
 from scorer.services.tournaments.backup import export_tournament, restore
 from scorer.tournament_models import Tournament
-from tests.e2e.conftest import PHONE, TIMEOUT_MS, Line, LiveServer, fits_width, take_shot
-from tests.laptops import laptop_app
+from tests.e2e.conftest import (
+    PHONE,
+    TIMEOUT_MS,
+    LiveServer,
+    fits_width,
+    start_server,
+    stop_server,
+    take_shot,
+)
+from tests.laptops import second_laptop
 from tests.tournament_builders import drawn, tournament_with
 
 pytestmark = pytest.mark.e2e
@@ -80,11 +86,8 @@ def phone(browser: Any, live_server: LiveServer) -> Iterator[Page]:
 @pytest.fixture
 def spare(tmp_path: Path) -> Iterator[Flask]:
     """The second laptop's app: its own database and secret key."""
-    app = laptop_app(tmp_path, "spare", WTF_CSRF_ENABLED=True)
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    with second_laptop(tmp_path, WTF_CSRF_ENABLED=True) as app:
+        yield app
 
 
 def take_over(live: LiveServer, app: Flask) -> None:
@@ -92,17 +95,9 @@ def take_over(live: LiveServer, app: Flask) -> None:
     port = urlparse(live.url).port
     assert port is not None
     live.line.cut.set()  # a connection the browser kept to the old server: reset
-    live.server.shutdown()
-    live.server.server_close()
-    live.thread.join(timeout=10)
-    with live.app.app_context():
-        db.session.remove()
-        db.engine.dispose()
-    line = Line(app)
-    server = make_server("127.0.0.1", port, line, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="spare-server", daemon=True)
-    thread.start()
-    live.app, live.server, live.thread, live.line = app, server, thread, line
+    stop_server(live)
+    spare = start_server(app, port)
+    live.app, live.server, live.thread, live.line = app, spare.server, spare.thread, spare.line
 
 
 def hall_tournament(live: LiveServer, *, draw: bool = True) -> dict[str, Any]:

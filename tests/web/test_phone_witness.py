@@ -25,7 +25,7 @@ from scorer.services.tournaments import rounds
 from scorer.services.tournaments.backup import export_tournament, restore
 from scorer.tournament_models import PhoneReport, Tournament
 from tests.builders import form_data, page_text
-from tests.laptops import laptop_app
+from tests.laptops import second_laptop
 from tests.phones import FlaskTransport, Kept, TablePhone
 from tests.tournament_builders import TABLE_HAND, drawn, tournament_with
 
@@ -59,11 +59,8 @@ def backup_of(app: Flask, token: str) -> str:
 @pytest.fixture
 def spare(tmp_path: Path) -> Iterator[Flask]:
     """A second laptop: its own database and secret key, CSRF on."""
-    app = laptop_app(tmp_path, "spare", WTF_CSRF_ENABLED=True)
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    with second_laptop(tmp_path, WTF_CSRF_ENABLED=True) as app:
+        yield app
 
 
 def posted_form(html: str, prefix: str) -> tuple[str, dict[str, str]]:

@@ -20,7 +20,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ... import services
 from ...forms import ConfirmForm, whole_number
-from ...forms.witness import entry_of
+from ...forms.witness import entry_at, entry_of
 from ...rules import RulesError, Ruleset
 from ...services.tournaments import phone_reports, setup, witness
 from ...services.tournaments.phone_reports import Listed, Reported
@@ -131,18 +131,11 @@ def take(token: str, report_id: int) -> WerkzeugResponse:
         return go_to(back)
     match = table.match
     sheet = services.standing(match)
-    seat_parties = [seat.party for seat in match.seats]
     deals: list[witness.Deal] = []
     numbers = {deal.key: deal.deal for deal in item.deals}
     unplaced = 0
     for deal in item.missing:
-        entry = entry_of(
-            deal.fields,
-            sheet.ruleset,
-            sheet.parties,
-            seat_names=sheet.seat_names,
-            seat_parties=seat_parties,
-        )
+        entry = entry_at(deal.fields, match, sheet)
         if entry is None or deal.seq <= 0:
             unplaced += 1
             continue

@@ -29,7 +29,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ... import services
 from ...forms import whole_number
-from ...forms.witness import MAX_DEALS, KeptDeal, NotDeals, entry_of, kept_deals
+from ...forms.witness import MAX_DEALS, KeptDeal, NotDeals, entry_at, kept_deals
 from ...models import Match, utcnow
 from ...services import NotFound, Sheet, storable
 from ...services.tournaments import phone_reports, tables, witness
@@ -240,17 +240,10 @@ def resend(token: str) -> WerkzeugResponse:
     if table is None:
         return _json({"table": "none"}, 404)
     sheet = services.standing(match)
-    seat_parties = [seat.party for seat in match.seats]
     read: list[witness.Deal] = []
     unreadable: dict[str, witness.Outcome] = {}
     for kept in deals:
-        entry = entry_of(
-            kept.fields,
-            sheet.ruleset,
-            sheet.parties,
-            seat_names=sheet.seat_names,
-            seat_parties=seat_parties,
-        )
+        entry = entry_at(kept.fields, match, sheet)
         if entry is None:
             unreadable[kept.key] = witness.Outcome(kept.key, kept.seq, witness.Answer.REFUSED)
         else:
