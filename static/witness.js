@@ -25,7 +25,10 @@
 //    page lists them (POST …/witness/report; a refused resend is reported by the laptop
 //    itself).  Nothing queued is dropped without a word.
 // 5. Until the round is closed: a closed round whose laptop holds every deal of the phone
-//    is forgotten; records older than MAX_AGE_MS, and beyond MAX_RECORDS, go too.
+//    is forgotten; records older than MAX_AGE_MS, and beyond MAX_RECORDS, go too.  The
+//    other tables the phone keeps deals of (its link of the round before) are asked too,
+//    quietly, on load and every OTHERS_EVERY polls: what a laptop lacks of them goes in,
+//    and they are forgotten once their round is closed.
 //    Anything in storage that is not a record of this shape (an older phone's, a broken
 //    one) is dropped; everything shown is set as text, never as markup.
 (function () {
@@ -38,6 +41,7 @@
   var MAX_RECORDS = 12;
   var MAX_DEALS = 60;
   var MAX_AGE_MS = 3 * 24 * 60 * 60 * 1000;
+  var OTHERS_EVERY = 6; // polls between two questions about the other tables kept
   var FIELD_RE =
     /^(declarer|bid|bid_ok|trump|outcome|won|at_fault|parties-[0-7]-(melds|meld_names|tricks|no_trick|took_zero))$/;
   var KEY_RE = /^[A-Za-z0-9_-]{1,64}$/;
@@ -49,12 +53,11 @@
   if (!token) {
     return;
   }
-  var storeKey = PREFIX + token;
-  var busy = false;
-  var reloading = false;
+  var reloading = false; // the page is being loaded again: nothing more from it
   // what the page says for as long as it is shown: why it was loaded again (a takeover)
   var notice = { kind: "", count: 0 };
   var sentWith = typeof WeakMap === "function" ? new WeakMap() : null;
+  var main = Table(token, page, false);
 
   // -- storage -----------------------------------------------------------------------------
 
@@ -132,45 +135,9 @@
     };
   }
 
-  // The record as kept, checked: anything else is dropped (an older phone's, a broken one).
-  function clean(value) {
-    if (!value || typeof value !== "object" || value.v !== 1 || value.token !== token) {
-      return null;
-    }
-    var deals = (Array.isArray(value.deals) ? value.deals : [])
-      .slice(0, MAX_DEALS)
-      .map(cleanDeal)
-      .filter(Boolean);
-    return {
-      v: 1,
-      token: token,
-      page: value.page && typeof value.page === "object" ? value.page : null,
-      tag: text(value.tag, 40),
-      laptop: text(value.laptop, 40),
-      closed: value.closed === true,
-      state: text(value.state, 12),
-      report: text(value.report, 12),
-      reportedAt: text(value.reportedAt, 20),
-      reportedKeys: text(value.reportedKeys, 4000),
-      notice: text(value.notice, 20),
-      noticeCount: count(value.noticeCount) || 0,
-      deals: deals,
-      at: typeof value.at === "number" ? value.at : Date.now(),
-    };
-  }
 
-  function blank() {
-    return clean({ v: 1, token: token, deals: [] });
-  }
 
-  function load() {
-    return clean(readRaw(storeKey)) || blank();
-  }
 
-  function save(record) {
-    record.at = Date.now();
-    return writeRaw(storeKey, record);
-  }
 
   // old or broken records of other tables go; at most MAX_RECORDS stay
   function tidy() {
@@ -199,7 +166,7 @@
       return b.at - a.at;
     });
     kept.slice(MAX_RECORDS).forEach(function (item) {
-      if (item.name !== storeKey) {
+      if (item.name !== main.storeKey) {
         forget(item.name);
       }
     });
@@ -220,10 +187,6 @@
     }
   }
 
-  function words(record) {
-    var source = page || (record && record.page) || {};
-    return source.words || {};
-  }
 
   function say(template, values) {
     return String(template || "").replace(/\{(\w+)\}/g, function (all, name) {
@@ -305,62 +268,6 @@
     return p;
   }
 
-  // what the phone says: a note after a takeover, or the deals the laptop lacks
-  function show(record) {
-    var w = words(record);
-    var source = page || record.page || {};
-    var lines = [];
-    var listed = [];
-    if (notice.kind === "stored") {
-      lines.push(notice.count === 1 ? w.stored_one : say(w.stored_many, { n: notice.count }));
-    } else if (notice.kind === "laptop") {
-      lines.push(w.new_laptop);
-    }
-    var lacking = record.deals.filter(function (d) {
-      return d.why;
-    });
-    if (record.state === "missing" || record.state === "replaced") {
-      if (record.report === "taken" || record.report === "set_aside") {
-        lines.push(w[record.report]);
-      } else if (record.deals.length) {
-        lines.push(w[record.state]);
-        listed = record.deals;
-      }
-    } else if (lacking.length) {
-      lines.push(w.refused);
-      listed = lacking;
-    }
-    if (listed.length) {
-      if (record.report === "none") {
-        lines.push(w.no_tournament);
-      } else if (record.reportedAt) {
-        lines.push(say(w.reported, { time: record.reportedAt }));
-      }
-    }
-    if (!lines.length && !document.getElementById("witness-panel")) {
-      return;
-    }
-    var box = panel();
-    box.textContent = "";
-    box.hidden = !lines.length;
-    box.classList.toggle("witness-alert", listed.length > 0);
-    lines.forEach(function (line) {
-      paragraph(box, line);
-    });
-    if (listed.length) {
-      var head = document.createElement("h2");
-      head.textContent = w.heading || "";
-      box.appendChild(head);
-      var list = document.createElement("ol");
-      list.className = "witness-deals";
-      listed.forEach(function (deal) {
-        var item = document.createElement("li");
-        item.textContent = dealLine(source, deal);
-        list.appendChild(item);
-      });
-      box.appendChild(list);
-    }
-  }
 
   // -- what the phone sends ----------------------------------------------------------------
 
@@ -399,7 +306,7 @@
     var shown = numberOf("match-top", "data-version");
     var sameVersion = shown !== null && String(shown) === String(data.get("version") || "");
     var seq = sameVersion ? numberOf("tournament-bar", "data-next-seq") : null;
-    var record = load();
+    var record = main.load();
     var deal = null;
     record.deals.forEach(function (d) {
       if (d.k === key) {
@@ -422,7 +329,7 @@
     if (page) {
       record.page = page;
     }
-    save(record);
+    main.save(record);
     if (sentWith && evt.detail.xhr) {
       sentWith.set(evt.detail.xhr, key);
     }
@@ -435,7 +342,7 @@
       return;
     }
     var status = xhr.status;
-    var record = load();
+    var record = main.load();
     var kept = record.deals;
     if (status >= 200 && status < 300) {
       kept.forEach(function (d) {
@@ -450,7 +357,7 @@
         return d.k !== key;
       });
     }
-    save(record);
+    main.save(record);
     // no answer, or one that is no page of this table (another laptop's refusal, a
     // replaced link): ask the laptop what it holds
     soon(status >= 200 && status < 300 ? 300 : 1000);
@@ -458,10 +365,6 @@
 
   // -- asking the laptop -------------------------------------------------------------------
 
-  function heldUrl(record) {
-    var source = page || record.page;
-    return source && typeof source.held === "string" ? source.held : null;
-  }
 
   function request(url, options) {
     var controller = typeof AbortController === "function" ? new AbortController() : null;
@@ -497,275 +400,434 @@
     );
   }
 
-  function sync() {
-    var record = load();
-    var url = heldUrl(record);
-    if (busy || reloading || !url || navigator.onLine === false) {
-      return;
-    }
-    if (record.tag && record.state === "here") {
-      url += (url.indexOf("?") < 0 ? "?" : "&") + "tag=" + encodeURIComponent(record.tag);
-    }
-    busy = true;
-    request(url, { method: "GET" })
-      .then(function (answer) {
-        if (answer.status === 204) {
-          return null;
-        }
-        var body = answer.body;
-        if (answer.status === 200 && body.table === "here") {
-          return here(body);
-        }
-        if (answer.status === 404 && (body.table === "missing" || body.table === "replaced")) {
-          return elsewhere(body);
-        }
-        if (answer.status === 404 && body.table === "none") {
-          forget(storeKey); // a match outside a tournament: nothing to witness
-        }
-        return null;
-      })
-      .catch(function () {
-        /* no answer: asked again at the next poll */
-      })
-      .then(function () {
-        busy = false;
-      });
-  }
 
-  function here(body) {
-    var record = load();
-    var holds = {};
-    (Array.isArray(body.hands) ? body.hands : []).forEach(function (hand) {
-      if (Array.isArray(hand) && typeof hand[1] === "string") {
-        holds[hand[1]] = { seq: count(hand[0]), struck: hand[2] === true };
-      }
-    });
-    var laptop = text(body.laptop, 40);
-    var otherLaptop = Boolean(page && page.laptop && laptop && page.laptop !== laptop);
-    record.state = "here";
-    record.closed = body.closed === true;
-    record.deals = record.deals.filter(function (d) {
-      var held = holds[d.k];
-      if (held) {
-        d.st = "saved";
-        d.s = held.seq || d.s;
-        d.x = held.struck;
-        d.why = "";
-        return true;
-      }
-      return d.st !== "replaced"; // changed and sent again under another key
-    });
-    var tag = text(body.tag, 40);
-    var lostConfirmed = record.deals.some(function (d) {
-      return d.st === "saved" && !holds[d.k];
-    });
-    var takeover = otherLaptop || lostConfirmed;
-    // a deal sent but not confirmed is the hand form's queue's to send, unless the laptop
-    // was replaced: its send carries a form token or a version this laptop refuses
-    var lacking = record.deals.filter(function (d) {
-      if (!d.s || holds[d.k] || (d.why && d.refusedAt === tag)) {
-        return false; // (a deal refused is sent again once the laptop has changed)
-      }
-      return d.st === "saved" || (d.st === "sent" && takeover);
-    });
-    record.laptop = laptop;
-    record.tag = tag;
-    save(record);
-    if (!lacking.length) {
-      return finish(record, 0, otherLaptop);
-    }
-    return resend(record, lacking, String(body.csrf || ""), tag).then(function (stored) {
-      return finish(load(), stored, otherLaptop);
-    });
-  }
 
-  function finish(record, stored, otherLaptop) {
-    var allHeld = record.deals.every(function (d) {
-      return d.st === "saved" && !d.why;
-    });
-    if (record.closed && allHeld) {
-      forget(storeKey); // the round is closed and the laptop has every deal: done
-      show(blank());
-      return;
-    }
-    if (page && (stored > 0 || otherLaptop)) {
-      if (stored > 0 || !record.notice) {
-        // (a note not shown yet — the deals this page sent a moment ago — stays)
-        record.notice = stored > 0 ? "stored" : "laptop";
-        record.noticeCount = stored;
-      }
-      save(record);
-      reloading = true; // nothing more from this page: the next one asks again
-      window.location.reload();
-      return;
-    }
-    show(record);
-  }
 
-  // the key of the phone's own deal before this one (its place: seq - 1), or ""
-  function before(record, deal) {
-    var found = record.deals.filter(function (d) {
-      return deal.s && d.s === deal.s - 1 && d.st !== "replaced";
-    });
-    return found.length ? found[0].k : "";
-  }
 
-  function form(record, deals, extra) {
-    var data = new URLSearchParams();
-    Object.keys(extra).forEach(function (name) {
-      [].concat(extra[name]).forEach(function (value) {
-        data.append(name, String(value));
-      });
-    });
-    deals.forEach(function (d, i) {
-      data.append("key" + i, d.k);
-      data.append("seq" + i, String(d.s || 0));
-      data.append("deal" + i, String(d.n || d.s || 0));
-      data.append("after" + i, before(record, d));
-      data.append("struck" + i, d.x ? "1" : "");
-      data.append("told" + i, d.st === "saved" ? "1" : "");
-      d.f.forEach(function (pair) {
-        data.append("d" + i + "." + pair[0], pair[1]);
-      });
-    });
-    return data;
-  }
 
-  function resend(record, lacking, csrf, tag) {
-    var url = heldUrl(record);
-    var data = form(record, lacking, { table: token });
-    return request(url, {
-      method: "POST",
-      body: data,
-      headers: { "X-CSRFToken": csrf },
-    }).then(function (answer) {
-      var body = answer.body || {};
-      if (answer.status === 404 && (body.table === "missing" || body.table === "replaced")) {
-        return elsewhere(body).then(function () {
-          return 0;
-        });
-      }
-      if (answer.status !== 200 || !Array.isArray(body.outcomes)) {
-        return 0; // asked again at the next poll
-      }
-      var outcome = {};
-      body.outcomes.forEach(function (o) {
-        if (o && typeof o.key === "string") {
-          outcome[o.key] = o;
-        }
-      });
-      var stored = [];
-      var fresh = load();
-      fresh.deals.forEach(function (d) {
-        var o = outcome[d.k];
-        if (!o) {
-          return;
-        }
-        if (o.answer === "stored" || o.answer === "held") {
-          d.st = "saved";
-          d.why = "";
-          stored.push(d.k);
-        } else if (o.answer !== "busy") {
-          d.why = text(o.words, 300) || String(o.answer);
-          d.refusedAt = tag;
-        }
-      });
-      if (body.reported) {
-        fresh.reportedAt = clock();
-      }
-      if (stored.length) {
-        fresh.tag = ""; // the laptop has changed: the next answer is a whole one
-      }
-      save(fresh);
-      forgetDraft(stored);
-      return body.outcomes.filter(function (o) {
-        return o && o.answer === "stored";
-      }).length;
-    });
-  }
 
-  // a kept entry of the hand form that went in with the deals: it is saved, not unsent
-  function forgetDraft(keys) {
-    var draft = readRaw(DRAFT_PREFIX + token);
-    var fields = draft && Array.isArray(draft.fields) ? draft.fields : [];
-    var sent = fields.filter(function (pair) {
-      return Array.isArray(pair) && pair[0] === "idempotency_key";
-    });
-    if (sent.length && keys.indexOf(sent[0][1]) !== -1) {
-      forget(DRAFT_PREFIX + token);
-    }
-  }
 
   function clock() {
     var now = new Date();
     return ("0" + now.getHours()).slice(-2) + ":" + ("0" + now.getMinutes()).slice(-2);
   }
 
-  // a laptop without this table: the phone says so, lists its deals and reports them
-  function elsewhere(body) {
-    var record = load();
-    record.state = body.table === "replaced" ? "replaced" : "missing";
-    record.report = text(body.report, 12);
-    record.tag = "";
-    var source = page || record.page;
-    var keys = record.deals
-      .map(function (d) {
-        return d.k + (d.st === "saved" ? "+" : "");
-      })
-      .join(",");
-    save(record);
-    var settled = record.report === "taken" || record.report === "set_aside";
-    if (settled || !record.deals.length || !source || typeof source.report !== "string") {
-      show(record);
-      return Promise.resolve();
+
+
+  // -- one table's record and its questions to the laptop ------------------------------------
+
+  // The page's own table, or (``quiet``) another table this phone keeps deals of — a round
+  // before this one, its link no longer open: its deals go where they are lacking and it is
+  // forgotten once its round is closed, but nothing is shown and no page is loaded again.
+  function Table(token, page, quiet) {
+    var storeKey = PREFIX + token;
+    var busy = false;
+
+    // The record as kept, checked: anything else is dropped (an older phone's, a broken one).
+    function clean(value) {
+      if (!value || typeof value !== "object" || value.v !== 1 || value.token !== token) {
+        return null;
+      }
+      var deals = (Array.isArray(value.deals) ? value.deals : [])
+        .slice(0, MAX_DEALS)
+        .map(cleanDeal)
+        .filter(Boolean);
+      return {
+        v: 1,
+        token: token,
+        page: value.page && typeof value.page === "object" ? value.page : null,
+        tag: text(value.tag, 40),
+        laptop: text(value.laptop, 40),
+        closed: value.closed === true,
+        state: text(value.state, 12),
+        report: text(value.report, 12),
+        reportedAt: text(value.reportedAt, 20),
+        reportedKeys: text(value.reportedKeys, 4000),
+        notice: text(value.notice, 20),
+        noticeCount: count(value.noticeCount) || 0,
+        deals: deals,
+        at: typeof value.at === "number" ? value.at : Date.now(),
+      };
     }
-    if (record.report === "open" && record.reportedKeys === keys) {
-      show(record);
-      return Promise.resolve();
+
+    function blank() {
+      return clean({ v: 1, token: token, deals: [] });
     }
-    var data = form(record, record.deals, {
-      view: text(source.view, 40),
-      round: String(source.round || ""),
-      table: String(source.table || ""),
-      player: Array.isArray(source.players) ? source.players.map(String) : [],
-    });
-    return request(source.report, {
-      method: "POST",
-      body: data,
-      headers: { "X-CSRFToken": String(body.csrf || "") },
-    })
-      .then(function (answer) {
+
+    function load() {
+      return clean(readRaw(storeKey)) || blank();
+    }
+
+    function save(record) {
+      record.at = Date.now();
+      return writeRaw(storeKey, record);
+    }
+
+    function words(record) {
+      var source = page || (record && record.page) || {};
+      return source.words || {};
+    }
+
+    // what the phone says: a note after a takeover, or the deals the laptop lacks
+    function show(record) {
+      if (quiet) {
+        return;
+      }
+      var w = words(record);
+      var source = page || record.page || {};
+      var lines = [];
+      var listed = [];
+      if (notice.kind === "stored") {
+        lines.push(notice.count === 1 ? w.stored_one : say(w.stored_many, { n: notice.count }));
+      } else if (notice.kind === "laptop") {
+        lines.push(w.new_laptop);
+      }
+      var lacking = record.deals.filter(function (d) {
+        return d.why;
+      });
+      if (record.state === "missing" || record.state === "replaced") {
+        if (record.report === "taken" || record.report === "set_aside") {
+          lines.push(w[record.report]);
+        } else if (record.deals.length) {
+          lines.push(w[record.state]);
+          listed = record.deals;
+        }
+      } else if (lacking.length) {
+        lines.push(w.refused);
+        listed = lacking;
+      }
+      if (listed.length) {
+        if (record.report === "none") {
+          lines.push(w.no_tournament);
+        } else if (record.reportedAt) {
+          lines.push(say(w.reported, { time: record.reportedAt }));
+        }
+      }
+      if (!lines.length && !document.getElementById("witness-panel")) {
+        return;
+      }
+      var box = panel();
+      box.textContent = "";
+      box.hidden = !lines.length;
+      box.classList.toggle("witness-alert", listed.length > 0);
+      lines.forEach(function (line) {
+        paragraph(box, line);
+      });
+      if (listed.length) {
+        var head = document.createElement("h2");
+        head.textContent = w.heading || "";
+        box.appendChild(head);
+        var list = document.createElement("ol");
+        list.className = "witness-deals";
+        listed.forEach(function (deal) {
+          var item = document.createElement("li");
+          item.textContent = dealLine(source, deal);
+          list.appendChild(item);
+        });
+        box.appendChild(list);
+      }
+    }
+
+    function heldUrl(record) {
+      var source = page || record.page;
+      return source && typeof source.held === "string" ? source.held : null;
+    }
+
+    function sync() {
+      var record = load();
+      var url = heldUrl(record);
+      if (busy || reloading || !url || navigator.onLine === false) {
+        return;
+      }
+      if (record.tag && record.state === "here") {
+        url += (url.indexOf("?") < 0 ? "?" : "&") + "tag=" + encodeURIComponent(record.tag);
+      }
+      busy = true;
+      request(url, { method: "GET" })
+        .then(function (answer) {
+          if (answer.status === 204) {
+            return null;
+          }
+          var body = answer.body;
+          if (answer.status === 200 && body.table === "here") {
+            return here(body);
+          }
+          if (answer.status === 404 && (body.table === "missing" || body.table === "replaced")) {
+            return elsewhere(body);
+          }
+          if (answer.status === 404 && body.table === "none") {
+            forget(storeKey); // a match outside a tournament: nothing to witness
+          }
+          return null;
+        })
+        .catch(function () {
+          /* no answer: asked again at the next poll */
+        })
+        .then(function () {
+          busy = false;
+        });
+    }
+
+    function here(body) {
+      var record = load();
+      var holds = {};
+      (Array.isArray(body.hands) ? body.hands : []).forEach(function (hand) {
+        if (Array.isArray(hand) && typeof hand[1] === "string") {
+          holds[hand[1]] = { seq: count(hand[0]), struck: hand[2] === true };
+        }
+      });
+      var laptop = text(body.laptop, 40);
+      var otherLaptop = Boolean(page && page.laptop && laptop && page.laptop !== laptop);
+      record.state = "here";
+      record.closed = body.closed === true;
+      record.deals = record.deals.filter(function (d) {
+        var held = holds[d.k];
+        if (held) {
+          d.st = "saved";
+          d.s = held.seq || d.s;
+          d.x = held.struck;
+          d.why = "";
+          return true;
+        }
+        return d.st !== "replaced"; // changed and sent again under another key
+      });
+      var tag = text(body.tag, 40);
+      var lostConfirmed = record.deals.some(function (d) {
+        return d.st === "saved" && !holds[d.k];
+      });
+      var takeover = otherLaptop || lostConfirmed;
+      // a deal sent but not confirmed is the hand form's queue's to send, unless the laptop
+      // was replaced: its send carries a form token or a version this laptop refuses
+      var lacking = record.deals.filter(function (d) {
+        if (!d.s || holds[d.k] || (d.why && d.refusedAt === tag)) {
+          return false; // (a deal refused is sent again once the laptop has changed)
+        }
+        return d.st === "saved" || (d.st === "sent" && takeover);
+      });
+      record.laptop = laptop;
+      record.tag = tag;
+      save(record);
+      if (!lacking.length) {
+        return finish(record, 0, otherLaptop);
+      }
+      return resend(record, lacking, String(body.csrf || ""), tag).then(function (stored) {
+        return finish(load(), stored, otherLaptop);
+      });
+    }
+
+    function finish(record, stored, otherLaptop) {
+      var allHeld = record.deals.every(function (d) {
+        return d.st === "saved" && !d.why;
+      });
+      if (record.closed && allHeld) {
+        forget(storeKey); // the round is closed and the laptop has every deal: done
+        show(blank());
+        return;
+      }
+      if (page && (stored > 0 || otherLaptop)) {
+        if (stored > 0 || !record.notice) {
+          // (a note not shown yet — the deals this page sent a moment ago — stays)
+          record.notice = stored > 0 ? "stored" : "laptop";
+          record.noticeCount = stored;
+        }
+        save(record);
+        reloading = true; // nothing more from this page: the next one asks again
+        window.location.reload();
+        return;
+      }
+      show(record);
+    }
+
+    // the key of the phone's own deal before this one (its place: seq - 1), or ""
+    function before(record, deal) {
+      var found = record.deals.filter(function (d) {
+        return deal.s && d.s === deal.s - 1 && d.st !== "replaced";
+      });
+      return found.length ? found[0].k : "";
+    }
+
+    function form(record, deals, extra) {
+      var data = new URLSearchParams();
+      Object.keys(extra).forEach(function (name) {
+        [].concat(extra[name]).forEach(function (value) {
+          data.append(name, String(value));
+        });
+      });
+      deals.forEach(function (d, i) {
+        data.append("key" + i, d.k);
+        data.append("seq" + i, String(d.s || 0));
+        data.append("deal" + i, String(d.n || d.s || 0));
+        data.append("after" + i, before(record, d));
+        data.append("struck" + i, d.x ? "1" : "");
+        data.append("told" + i, d.st === "saved" ? "1" : "");
+        d.f.forEach(function (pair) {
+          data.append("d" + i + "." + pair[0], pair[1]);
+        });
+      });
+      return data;
+    }
+
+    function resend(record, lacking, csrf, tag) {
+      var url = heldUrl(record);
+      var data = form(record, lacking, { table: token });
+      return request(url, {
+        method: "POST",
+        body: data,
+        headers: { "X-CSRFToken": csrf },
+      }).then(function (answer) {
+        var body = answer.body || {};
+        if (answer.status === 404 && (body.table === "missing" || body.table === "replaced")) {
+          return elsewhere(body).then(function () {
+            return 0;
+          });
+        }
+        if (answer.status !== 200 || !Array.isArray(body.outcomes)) {
+          return 0; // asked again at the next poll
+        }
+        var outcome = {};
+        body.outcomes.forEach(function (o) {
+          if (o && typeof o.key === "string") {
+            outcome[o.key] = o;
+          }
+        });
+        var stored = [];
         var fresh = load();
-        if (answer.status === 200) {
-          fresh.report = "open";
-          fresh.reportedAt = text(answer.body.at, 20) || clock();
-          fresh.reportedKeys = keys;
-        } else if (answer.status === 404 && answer.body.tournament === "missing") {
-          fresh.report = "none";
+        fresh.deals.forEach(function (d) {
+          var o = outcome[d.k];
+          if (!o) {
+            return;
+          }
+          if (o.answer === "stored" || o.answer === "held") {
+            d.st = "saved";
+            d.why = "";
+            stored.push(d.k);
+          } else if (o.answer !== "busy") {
+            d.why = text(o.words, 300) || String(o.answer);
+            d.refusedAt = tag;
+          }
+        });
+        if (body.reported) {
+          fresh.reportedAt = clock();
+        }
+        if (stored.length) {
+          fresh.tag = ""; // the laptop has changed: the next answer is a whole one
         }
         save(fresh);
-        show(fresh);
-      })
-      .catch(function () {
-        show(load());
+        forgetDraft(stored);
+        return body.outcomes.filter(function (o) {
+          return o && o.answer === "stored";
+        }).length;
       });
+    }
+
+    // a kept entry of the hand form that went in with the deals: it is saved, not unsent
+    function forgetDraft(keys) {
+      var draft = readRaw(DRAFT_PREFIX + token);
+      var fields = draft && Array.isArray(draft.fields) ? draft.fields : [];
+      var sent = fields.filter(function (pair) {
+        return Array.isArray(pair) && pair[0] === "idempotency_key";
+      });
+      if (sent.length && keys.indexOf(sent[0][1]) !== -1) {
+        forget(DRAFT_PREFIX + token);
+      }
+    }
+
+    // a laptop without this table: the phone says so, lists its deals and reports them
+    function elsewhere(body) {
+      var record = load();
+      record.state = body.table === "replaced" ? "replaced" : "missing";
+      record.report = text(body.report, 12);
+      record.tag = "";
+      var source = page || record.page;
+      var keys = record.deals
+        .map(function (d) {
+          return d.k + (d.st === "saved" ? "+" : "");
+        })
+        .join(",");
+      save(record);
+      var settled = record.report === "taken" || record.report === "set_aside";
+      if (settled || !record.deals.length || !source || typeof source.report !== "string") {
+        show(record);
+        return Promise.resolve();
+      }
+      if (record.report === "open" && record.reportedKeys === keys) {
+        show(record);
+        return Promise.resolve();
+      }
+      var data = form(record, record.deals, {
+        view: text(source.view, 40),
+        round: String(source.round || ""),
+        table: String(source.table || ""),
+        player: Array.isArray(source.players) ? source.players.map(String) : [],
+      });
+      return request(source.report, {
+        method: "POST",
+        body: data,
+        headers: { "X-CSRFToken": String(body.csrf || "") },
+      })
+        .then(function (answer) {
+          var fresh = load();
+          if (answer.status === 200) {
+            fresh.report = "open";
+            fresh.reportedAt = text(answer.body.at, 20) || clock();
+            fresh.reportedKeys = keys;
+          } else if (answer.status === 404 && answer.body.tournament === "missing") {
+            fresh.report = "none";
+          }
+          save(fresh);
+          show(fresh);
+        })
+        .catch(function () {
+          show(load());
+        });
+    }
+
+    // A kept entry of the hand form whose key the laptop holds is saved: it must not come back
+    // as an unsent entry (static/scorer.js restores it on DOMContentLoaded, after this runs).
+    function draftSaved() {
+      var record = clean(readRaw(storeKey));
+      if (record) {
+        forgetDraft(
+          record.deals
+            .filter(function (d) {
+              return d.st === "saved";
+            })
+            .map(function (d) {
+              return d.k;
+            })
+        );
+      }
+    }
+
+    return {
+      storeKey: storeKey,
+      load: load,
+      save: save,
+      show: show,
+      sync: sync,
+      draftSaved: draftSaved,
+    };
   }
 
-  // A kept entry of the hand form whose key the laptop holds is saved: it must not come back
-  // as an unsent entry (static/scorer.js restores it on DOMContentLoaded, after this runs).
-  function draftSaved() {
-    var record = clean(readRaw(storeKey));
-    if (record) {
-      forgetDraft(
-        record.deals
-          .filter(function (d) {
-            return d.st === "saved";
-          })
-          .map(function (d) {
-            return d.k;
-          })
-      );
+  // the other tables this phone keeps deals of (see Table): asked once on load, then now
+  // and then
+  function others() {
+    var names = [];
+    try {
+      for (var i = 0; i < window.localStorage.length; i++) {
+        var name = window.localStorage.key(i);
+        if (name && name.indexOf(PREFIX) === 0 && name !== main.storeKey) {
+          names.push(name.slice(PREFIX.length));
+        }
+      }
+    } catch (e) {
+      return;
     }
+    names.forEach(function (other) {
+      if (/^[A-Za-z0-9_-]{22,32}$/.test(other)) {
+        Table(other, null, true).sync();
+      }
+    });
   }
 
   // -- when to ask ---------------------------------------------------------------------------
@@ -774,12 +836,12 @@
 
   function soon(ms) {
     window.clearTimeout(soonTimer);
-    soonTimer = window.setTimeout(sync, ms);
+    soonTimer = window.setTimeout(main.sync, ms);
   }
 
   function start() {
     tidy();
-    var record = load();
+    var record = main.load();
     if (!page && !record.deals.length) {
       return; // another page of a link this phone keeps nothing of
     }
@@ -788,12 +850,18 @@
     }
     notice = { kind: record.notice, count: record.noticeCount };
     record.notice = "";
-    save(record);
-    show(record);
-    sync();
+    main.save(record);
+    main.show(record);
+    main.sync();
+    others();
+    var polls = 0;
     window.setInterval(function () {
       if (document.visibilityState !== "hidden") {
-        sync();
+        main.sync();
+        polls += 1;
+        if (polls % OTHERS_EVERY === 0) {
+          others();
+        }
       }
     }, POLL_MS);
     window.addEventListener("online", function () {
@@ -806,7 +874,7 @@
     });
   }
 
-  draftSaved();
+  main.draftSaved();
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);
   } else {

@@ -134,3 +134,32 @@ def test_old_and_hostile_storage_is_dropped_or_shown_as_text(
     # the page works as ever: a deal is saved once
     enter_and_save(page)
     expect(page.locator(ROWS)).to_have_count(1)
+
+
+def test_the_deals_of_the_round_before_are_forgotten_once_it_is_closed(
+    page: Page, live_server: LiveServer
+) -> None:
+    with live_server.app.app_context():
+        tournament = tournament_with(9, deals=3, rounds_=2)
+        row = drawn(tournament)
+        first = row.tables[0].match.token
+        token = tournament.token
+        db.session.remove()
+    page.goto(f"/m/{first}")
+    enter_and_save(page)
+    expect(page.locator(ROWS)).to_have_count(1)
+    assert kept(page, first) is not None
+    with live_server.app.app_context():
+        tournament = db.session.execute(
+            select(Tournament).where(Tournament.token == token)
+        ).scalar_one()
+        row = tournament.round_rows[0]
+        for table in row.tables:
+            play_table(table)
+        rounds.close_round(tournament, row)
+        second = drawn(tournament, 2).tables[0].match.token
+        db.session.remove()
+    # the phone is given round 2's link: round 1's deals are all on the laptop, it is closed
+    page.goto(f"/m/{second}")
+    page.wait_for_function(f"() => localStorage.getItem('scorer.witness.{first}') === null")
+    assert kept(page, second) is not None
