@@ -37,7 +37,8 @@
   var PREFIX = "scorer.witness.";
   var DRAFT_PREFIX = "scorer.hand."; // static/scorer.js: {fields: [[name, value]…], pending}
   var POLL_MS = 10000;
-  var TIMEOUT_MS = 10000;
+  var TIMEOUT_MS = 10000; // a question; what the phone sends may take SEND_TIMEOUT_MS
+  var SEND_TIMEOUT_MS = 30000;
   var MAX_RECORDS = 12;
   var MAX_DEALS = 60;
   var MAX_AGE_MS = 3 * 24 * 60 * 60 * 1000;
@@ -368,11 +369,14 @@
 
   function request(url, options) {
     var controller = typeof AbortController === "function" ? new AbortController() : null;
-    var timer = window.setTimeout(function () {
-      if (controller) {
-        controller.abort();
-      }
-    }, TIMEOUT_MS);
+    var timer = window.setTimeout(
+      function () {
+        if (controller) {
+          controller.abort();
+        }
+      },
+      options.method === "POST" ? SEND_TIMEOUT_MS : TIMEOUT_MS
+    );
     options.credentials = "same-origin";
     options.cache = "no-store";
     if (controller) {

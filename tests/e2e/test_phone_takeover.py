@@ -12,6 +12,7 @@ in, and the page says that too.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from tests.e2e.conftest import (
     TIMEOUT_MS,
     LiveServer,
     fits_width,
+    no_axe_violations,
     start_server,
     stop_server,
     take_shot,
@@ -181,13 +183,17 @@ def test_a_page_open_across_a_takeover_sends_what_the_new_laptop_lacks(
     assert keys_at(spare, hall["link"]) == keys[:1]
     live_server.offline(phone, False)
     note = phone.locator("#witness-panel")
-    expect(note).to_contain_text("fehlten 2 Spiele dieses Tisches", timeout=WAIT_MS)
+    # (on a machine so busy that the answer to what the phone sent came too late, the page
+    # finds the deals on the laptop at its next question and says just that)
+    said = re.compile("fehlten 2 Spiele dieses Tisches|er hat alle Spiele dieses Tisches")
+    expect(note).to_contain_text(said, timeout=WAIT_MS)
     expect(phone.locator(ROWS)).to_have_count(3)
     expect(phone.locator(".tb-deal")).to_have_text("Spiel 4 von 6")
     expect(phone.locator("#bid")).to_have_value("")  # the queued deal is not "unsent" now
     assert keys_at(spare, hall["link"]) == keys
     assert fits_width(phone)
     take_shot(phone, "phone-after-takeover")
+    no_axe_violations(phone, "a table's page after a takeover")
     # the page goes on with the new laptop; nothing is sent twice
     keys.append(enter(phone))
     save(phone)
@@ -219,6 +225,7 @@ def test_a_laptop_without_the_table_hears_from_the_phone_and_the_organiser_takes
     expect(panel).to_contain_text("gemeldet um", timeout=WAIT_MS)
     assert fits_width(phone)
     take_shot(phone, "phone-table-missing")
+    no_axe_violations(phone, "a table's page on a laptop without the table")
     # the organiser draws round 1 on the new laptop (the same seed: the same seats) and
     # takes the phone's deals in from the organiser's page
     organiser = make_page()
@@ -229,6 +236,7 @@ def test_a_laptop_without_the_table_hears_from_the_phone_and_the_organiser_takes
     organiser.locator("#phone-reports-link").click()
     expect(organiser.locator(".t-phone-report")).to_contain_text("Runde 1 · Tisch 1")
     take_shot(organiser, "organiser-phone-reports")
+    no_axe_violations(organiser, "what the phones hold")
     organiser.get_by_role("button", name="2 Spiele bei Tisch 1 übernehmen").click()
     expect(organiser.locator("#no-phone-reports")).to_be_visible()
     new_link = keys_at_new_table(spare, hall["token"])
