@@ -168,10 +168,14 @@ class Run:
     errors: list[BaseException] = field(default_factory=list)
     phones: dict[int, TablePhone] = field(default_factory=dict)
     lost_answers: int = 0
+    # every server the run starts (stopped at its end, whatever happened)
+    servers: list[Server] = field(default_factory=list)
 
     def laptop(self, name: str, url: str) -> Server:
         env = {**self.env, "DATABASE_URL": url, "SECRET_KEY": f"the-{name}-laptop"}
-        return Server(env, self.tmp_path / f"{name}.log", threads=4, preload=True)
+        server = Server(env, self.tmp_path / f"{name}.log", threads=4, preload=True)
+        self.servers.append(server)
+        return server
 
     def saved(self) -> None:
         with self.lock:
@@ -193,8 +197,11 @@ def laptop_database(run: Run, name: str, file: str) -> str:
 @dataclass(frozen=True)
 class Takeover:
     """How a second laptop takes over: ``prepare`` before the hall plays (a spare that
-    follows it), ``take_over`` once it is dead — the server that serves now, on
-    ``run.port``, and the URL of its database."""
+    follows it: ``run.laptop`` makes its server, ``run.env`` and ``run.tmp_path`` are
+    there), ``take_over`` once it is dead — the server that serves now and the URL of
+    its database.  It serves on the hall's address (``run.port``) as a spare that opens
+    the same hotspot does; one on another port is where the phones go next (the test's
+    stand-in for the address the phones were told beforehand)."""
 
     prepare: Callable[[Run], None]
     take_over: Callable[[Run], tuple[Server, str]]
@@ -225,7 +232,8 @@ def table_phone(run: Run, link: str, table: int) -> None:
     connection at all keeps the deal as sent.  Either way the phone asks the laptop
     what it holds and sends what it lacks before it loads the page again.
     """
-    phone = TablePhone(Http(run.port), link)
+    line = Http(run.port)
+    phone = TablePhone(line, link)
     lost = True  # (the first round: ask, then load the page)
     try:
         while True:
@@ -233,6 +241,7 @@ def table_phone(run: Run, link: str, table: int) -> None:
                 assert run.taken_over.wait(WAIT), "no laptop took over"
             try:
                 if lost:
+                    line.port = run.port  # the laptop that serves now
                     answer = phone.sync()
                     assert answer["status"] == 200, answer
                     assert phone.load() == 200
@@ -255,6 +264,7 @@ def table_phone(run: Run, link: str, table: int) -> None:
         # the round is played, and the page stays open: it asks whichever laptop serves
         # at the end (after the takeover) and sends what it lacks
         assert run.taken_over.wait(WAIT), "no laptop took over"
+        line.port = run.port
         for _attempt in range(3):
             try:
                 answer = phone.sync()
@@ -323,9 +333,8 @@ def test_the_hall_dies_mid_round_and_no_deal_a_table_was_told_was_saved_is_lost(
     takeover: str,
 ) -> None:
     how = TAKEOVERS[takeover]
-    run = Run(tmp_path, evening, random.Random(seed), env)
+    run = Run(tmp_path, evening, random.Random(seed), env, servers=servers)
     hall = run.laptop("hall", laptop_database(run, "hall", evening.file))
-    servers.append(hall)
     hall.start()
     run.port = hall.port
     how.prepare(run)
@@ -347,7 +356,7 @@ def test_the_hall_dies_mid_round_and_no_deal_a_table_was_told_was_saved_is_lost(
     run.killed.set()  # (first: a phone that meets the dead hall knows it is dead)
     hall.kill()
     server, url = how.take_over(run)
-    servers.append(server)
+    run.port = server.port
     run.taken_over.set()
     for thread in phones:
         thread.join(WAIT)
