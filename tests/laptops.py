@@ -16,8 +16,7 @@ from typing import Any
 from flask import Flask
 from sqlalchemy import create_engine, text
 
-from scorer.extensions import db
-from tests.builders import PG_SCHEMA, PG_URL, make_app
+from tests.builders import PG_SCHEMA, PG_URL, fresh_app
 
 
 def database_url(tmp_path: Path, name: str) -> str:
@@ -38,25 +37,16 @@ def database_url(tmp_path: Path, name: str) -> str:
     return f"{base}{joined}options=-csearch_path%3D{schema}"
 
 
-def laptop_app(tmp_path: Path, name: str, **extra: Any) -> Flask:
-    """The app of another laptop, on a database of its own (the schema made)."""
-    folder = tmp_path / f"{name}-instance"
-    folder.mkdir(exist_ok=True)
-    settings: dict[str, Any] = {
-        "SECRET_KEY": f"the-{name}-laptop",
-        "SQLALCHEMY_DATABASE_URI": database_url(tmp_path, name),
-        **extra,
-    }
-    return make_app(folder, **settings)
-
-
 @contextmanager
 def second_laptop(tmp_path: Path, **extra: Any) -> Iterator[Flask]:
-    """A spare laptop's app (:func:`laptop_app` called "spare"), its connections closed after."""
-    app = laptop_app(tmp_path, "spare", **extra)
-    try:
+    """A spare laptop's app on a database of its own ("spare") with a secret key of its own,
+    its connections closed after."""
+    folder = tmp_path / "spare-instance"
+    folder.mkdir(exist_ok=True)
+    settings: dict[str, Any] = {
+        "SECRET_KEY": "the-spare-laptop",
+        "SQLALCHEMY_DATABASE_URI": database_url(tmp_path, "spare"),
+        **extra,
+    }
+    with fresh_app(folder, **settings) as app:
         yield app
-    finally:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
