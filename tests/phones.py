@@ -210,7 +210,7 @@ class TablePhone:
             self.deals_form(lacking, table=self.token),
             {"X-CSRFToken": body["csrf"]},
         )
-        answer = json.loads(text) if text.startswith("{") else {"error": text[:200]}
+        answer: dict[str, Any] = json.loads(text) if text.startswith("{") else {"error": text[:200]}
         for outcome in answer.get("outcomes", []):
             if outcome["answer"] in ("stored", "held"):
                 for deal in self.kept:
