@@ -280,3 +280,37 @@ class PublicSnapshot(db.Model):  # type: ignore[name-defined]
     built_at: Mapped[datetime] = mapped_column(default=utcnow)
     claimed_at: Mapped[datetime | None] = mapped_column(default=None)
     data: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class PhoneReport(db.Model):  # type: ignore[name-defined]
+    """What a table phone holds that this laptop lacks (``services.tournaments.phone_reports``).
+
+    A phone whose table link is not on this laptop, or whose deals the laptop refused
+    (another hand in their place, a closed round), reports the deals it keeps; the
+    organiser's page lists them until they are taken in or set aside.  One row per
+    table link: a phone reporting again replaces what it said before.  ``deals`` are
+    the hand form's fields as the phone kept them, with their keys and places
+    (``[{"key", "seq", "deal", "struck", "told", "why", "fields": [[name, value]…]}]``),
+    read by the hand form again when they are shown or taken in.
+    """
+
+    __tablename__ = "tournament_phone_report"
+    __table_args__ = (UniqueConstraint("tournament_id", "token", name="uq_phone_report_link"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id"), index=True)
+    # the table link the phone holds (its match may not be on this laptop)
+    token: Mapped[str] = mapped_column(String(32))
+    round_number: Mapped[int]
+    table_number: Mapped[int]
+    # the names at the table in seat order, as the phone showed them
+    players: Mapped[list[str]] = mapped_column(JSON)
+    deals: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    # "missing": the link names no table here; "refused": the table is here, deals were not
+    # taken; "replaced": the organiser gave the table a new link
+    why: Mapped[str] = mapped_column(String(12))
+    received_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # taken in or set aside by the organiser (None: still listed)
+    settled_at: Mapped[datetime | None] = mapped_column(default=None)
+    settled: Mapped[str | None] = mapped_column(String(12), default=None)

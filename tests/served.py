@@ -58,7 +58,9 @@ class Server:
     """gunicorn serving ``app`` (a gunicorn app spec) in its own process group.
 
     ``threads``: gunicorn's gthread workers with that many threads each (production's
-    ``--threads 4``); 0 keeps the sync workers.
+    ``--threads 4``); 0 keeps the sync workers.  ``preload``: the app is made once in
+    gunicorn's master and the workers fork from it (``--preload``): a server up in the
+    time of one app instead of one per worker, for tests that start many.
     """
 
     def __init__(
@@ -67,11 +69,13 @@ class Server:
         log: Path,
         app: str = "scorer:create_app()",
         threads: int = 0,
+        preload: bool = False,
     ) -> None:
         self.env = env
         self.log = log
         self.app = app
         self.threads = threads
+        self.preload = preload
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -85,6 +89,7 @@ class Server:
                     "-w",
                     "2",
                     *(["--threads", str(self.threads)] if self.threads else []),
+                    *(["--preload"] if self.preload else []),
                     "-b",
                     f"127.0.0.1:{self.port}",
                     self.app,
@@ -97,9 +102,12 @@ class Server:
             )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
+            # (a gunicorn that could not bind exits: another server's answer is not its own)
+            if self.process.poll() is not None:
+                break
             try:
                 status, _ = Phone(self.port).request("GET", "/")
-                if status == 200:
+                if status == 200 and self.process.poll() is None:
                     return
             except OSError:
                 time.sleep(0.1)

@@ -9,7 +9,7 @@ one of the errors below, worded for the user by the web layer.
 ``from scorer import services`` is the public face; the modules hold:
 
 ``errors``
-    NotFound, ConflictError (KeyReusedError, HandClosedError), MatchOverError
+    NotFound, ConflictError (KeyReusedError, OutOfPlaceError, HandClosedError), MatchOverError
     (LockedError),
     BackupError.
 ``lookup``
@@ -64,6 +64,7 @@ from .errors import (
     LockedError,
     MatchOverError,
     NotFound,
+    OutOfPlaceError,
 )
 from .hands import (
     HandInput,
@@ -128,6 +129,7 @@ __all__ = [
     "MatchMoney",
     "MatchOverError",
     "NotFound",
+    "OutOfPlaceError",
     "PlayerStats",
     "RulesError",
     "Settled",

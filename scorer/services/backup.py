@@ -56,6 +56,7 @@ from ..rules import (
 from . import bulk
 from .backup_format import (
     EVENT_ACTIONS,
+    KEY_RE,
     MAX_HAND_POINTS,
     MAX_HANDS,
     MAX_LOG,
@@ -273,11 +274,18 @@ def load_match(item: Any, where: Said | str, index: int, tokens: Tokens) -> Matc
     )
     match.seats.extend(seats)
     last_seq = 0
+    keys: set[str] = set()
     hands_in = r.get_list("hands", MAX_HANDS)
     for number, hand_item in enumerate(hands_in, 1):
         hand = _load_hand(match, ruleset, hand_item, r.where, number)
         if hand.seq <= last_seq:
             raise BackupError(_("%(where)s: the hands are not in order", where=r.where))
+        if hand.idempotency_key is not None:
+            if hand.idempotency_key in keys:
+                raise BackupError(
+                    _("%(where)s: two hands have the same key of the entry", where=r.where)
+                )
+            keys.add(hand.idempotency_key)
         if hand.status == "open" and number != len(hands_in):
             raise BackupError(
                 _("%(where)s: only the last hand can still be in play", where=r.where)
@@ -303,6 +311,7 @@ def _load_hand(match: Match, ruleset: Ruleset, item: Any, where: Said | str, num
         created_at=r.get_time("created_at"),
         updated_at=r.get_time("updated_at", optional=True) or r.get_time("created_at"),
         deleted_at=r.get_time("deleted_at", optional=True),
+        idempotency_key=_key(r),
     )
     match.hands.append(hand)
     known_melds = available_melds(ruleset) if ruleset.open_play else ()
@@ -354,14 +363,7 @@ def _load_hand(match: Match, ruleset: Ruleset, item: Any, where: Said | str, num
     for party, line_item in enumerate(lines):
         p = Reader(line_item, _("%(where)s, party %(number)s", where=r.where, number=party + 1))
         melds.append(p.get_int("melds", 0, MAX_POINTS))
-        names = p.data.get("meld_names")
-        if names is not None and (
-            not isinstance(names, list)
-            or len(names) > MAX_MELD_NAMES
-            or not all(isinstance(n, str) and 0 < len(n) <= 40 and text_ok(n) for n in names)
-        ):
-            raise p.fail("meld_names")
-        meld_names.append(names or None)
+        meld_names.append(_meld_names(p))
         tricks.append(p.get_int("tricks", 0, MAX_POINTS, optional=True))
         took.append(p.get_bool("took_trick", optional=True))
         given_points.append(p.get_int("points", -MAX_HAND_POINTS, MAX_HAND_POINTS))
@@ -395,6 +397,26 @@ def _load_hand(match: Match, ruleset: Ruleset, item: Any, where: Said | str, num
     return hand
 
 
+def _key(r: Reader) -> str | None:
+    """The hand's idempotency key (None: saved without one, or a file from before keys)."""
+    value = r.get_str("idempotency_key", 64, optional=True)
+    if value is not None and not KEY_RE.fullmatch(value):
+        raise r.fail("idempotency_key")
+    return value
+
+
+def _meld_names(p: Reader) -> list[str] | None:
+    """The meld names of a party line (None: none written)."""
+    names = p.data.get("meld_names")
+    if names is not None and (
+        not isinstance(names, list)
+        or len(names) > MAX_MELD_NAMES
+        or not all(isinstance(n, str) and 0 < len(n) <= 40 and text_ok(n) for n in names)
+    ):
+        raise p.fail("meld_names")
+    return names or None
+
+
 def _load_event(item: Any, where: Said | str, parties: int) -> HandEvent:
     r = Reader(item, _("%(where)s, history", where=where))
     raw = r.data.get("snapshot")
@@ -406,7 +428,8 @@ def _load_event(item: Any, where: Said | str, parties: int) -> HandEvent:
             {
                 "party": p.get_int("party", 0, parties - 1),
                 "melds": p.get_int("melds", 0, MAX_POINTS, optional=True) or 0,
-                "meld_names": None,
+                # kept: a resent hand is compared with what its key first saved
+                "meld_names": _meld_names(p),
                 "tricks": p.get_int("tricks", 0, MAX_POINTS, optional=True),
                 "took_trick": p.get_bool("took_trick", optional=True),
                 "points": p.get_int("points", -MAX_HAND_POINTS, MAX_HAND_POINTS),

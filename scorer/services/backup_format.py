@@ -4,8 +4,13 @@ The backup format is versioned::
 
     {"format": "scorer-backup", "version": 1, "exported_at": "...",
      "sessions": [{"token": ..., "matches": [{"ruleset": {...}, "seats": [...],
-                   "hands": [{..., "parties": [...], "meld_log": [...],
-                              "events": [...]}]}]}]}
+                   "hands": [{..., "idempotency_key": ..., "parties": [...],
+                              "meld_log": [...], "events": [...]}]}]}]}
+
+A hand's ``idempotency_key`` (the key its form was sent with; null for a hand
+without one, and absent from files written before it travelled) is kept by the
+import: a table phone that sends the hand again to the laptop the file was
+restored on finds it saved (``services.tournaments.witness``).
 
 :func:`parse` reads a file and checks what holds for all of it (strict JSON, at
 most :data:`MAX_DEPTH` levels, no control characters, NUL or lone surrogates in
@@ -51,6 +56,9 @@ MAX_POINTS = 10_000
 MAX_HAND_POINTS = 2**31 - 1
 """A hand's points are the rules' business; this only keeps them to the database's integers."""
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{22,32}")
+KEY_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""A hand's idempotency key as the hand form sends it (``forms.base.key_or_none``): it travels
+with the hand, so that a phone sending the hand again after a restore finds it saved."""
 EARLIEST = datetime(1970, 1, 1)
 EVENT_ACTIONS = ("created", "corrected", "deleted", "restored")
 
@@ -120,7 +128,7 @@ def export_match(match: Match) -> dict[str, Any]:
 def _hand(hand: Hand) -> dict[str, Any]:
     times = "created_at updated_at deleted_at"
     return (
-        _plain(hand, "seq dealer_seat status ended_mid_hand", times)
+        _plain(hand, "seq dealer_seat status ended_mid_hand idempotency_key", times)
         | hand_entered(hand)
         | {
             "parties": party_lines(hand),
@@ -167,6 +175,7 @@ FIELDS: dict[str, Said] = {
     "ruleset": _("rules"),
     "seed": _("seed of the draw"),
     "paper": _("paper slip"),
+    "idempotency_key": _("key of the entry"),
 }
 
 # a list of the file by the word for one of its items ("player 11", "round 2")

@@ -47,6 +47,20 @@ class KeyReusedError(ConflictError):
     """
 
 
+class OutOfPlaceError(ConflictError):
+    """A hand sent again for its place in the match (its ``seq``) finds another place free.
+
+    ``last``: the seq of the match's last hand.  Another hand has taken the place
+    (``last >= seq``), or a hand before it is missing (``last < seq - 1``): the hand
+    would be counted with another dealer than the one it was played with.
+    """
+
+    def __init__(self, seq: int, last: int) -> None:
+        self.seq = seq
+        self.last = last
+        super().__init__(f"hand {seq} sent again after hand {last}")
+
+
 class HandClosedError(ConflictError):
     """A two-player form was for a hand that is no longer the one in play."""
 

@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from ..extensions import db
 from ..models import Hand, HandEvent, HandParty, Match, utcnow
 from ..rules import HandEntry, HandResult, RulesError, kept_entry, settle_entry
-from .errors import KeyReusedError, MatchOverError
+from .errors import KeyReusedError, MatchOverError, OutOfPlaceError
 from .sheets import Sheet, append_standing, ruleset_of, standing
 from .unit import LostRace, unit_of_work, use_case
 from .writes import (
@@ -158,11 +158,18 @@ def save_hand(
     version: int | None = None,
     idempotency_key: str | None = None,
     via: str | None = None,
+    seq: int | None = None,
 ) -> Hand:
     """Save a new hand, or correct ``hand``; the match's end is recomputed.
 
     ``via``: who changes it when not the match's own link (``"organiser"``: kept in the
     hand's history, and it passes the lock of a closed tournament round).
+
+    ``seq``: a new hand sent again from a table phone's memory
+    (``services.tournaments.witness``) is saved only at the place it was first saved
+    at — right after hand ``seq - 1`` — so that it is counted with the dealer it was
+    played with; else ``OutOfPlaceError`` (nothing is saved).  Its key is looked
+    for first: a hand already here is answered as saved wherever it is.
 
     A repeated submission with the same idempotency key returns the hand it
     created the first time instead of a second one — also when the first one
@@ -186,6 +193,8 @@ def save_hand(
             return _saved_before(match, db.session.get_one(Hand, existing_id), data)
     check_open(match, via)
     check_version(match, version)
+    if hand is None and seq is not None and (last or 0) + 1 != seq:
+        raise OutOfPlaceError(seq, last or 0)
     before: Sheet | None = None
     if hand is None:
         before = standing(match)

@@ -128,8 +128,8 @@ class LiveServer:
         page.context.set_offline(offline)
 
 
-def start_server(app: Flask) -> LiveServer:
-    """Serve ``app`` on 127.0.0.1 (a free port) in a daemon thread.
+def start_server(app: Flask, port: int = 0) -> LiveServer:
+    """Serve ``app`` on 127.0.0.1 (``port``, or a free one) in a daemon thread.
 
     The PDF renderer is loaded first, as a served worker does (scorer.create_app under
     gunicorn): loaded by the first PDF tapped, its import (a second of CPU, many on a
@@ -137,7 +137,7 @@ def start_server(app: Flask) -> LiveServer:
     """
     preload_pdf()
     line = Line(app)
-    server = make_server("127.0.0.1", 0, line, threaded=True)
+    server = make_server("127.0.0.1", port, line, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
     return LiveServer(app, f"http://127.0.0.1:{server.server_port}", server, thread, line)

@@ -226,6 +226,9 @@ class TableHeader:
     closed: bool
     players: tuple[Seated, ...]
     results: tuple[Result, ...]
+    # the seq the next new hand gets (the match's last hand's + 1): the table phone keeps
+    # it with each deal it sends, its place should a laptop lack it (services.tournaments.witness)
+    next_seq: int = 1
 
     @property
     def next_deal(self) -> int:
@@ -282,4 +285,9 @@ def header_of(match: Match) -> TableHeader | None:
         results=tuple(
             Result(state.totals[seat], lost[(match.id, seat)]) for seat in range(len(table.players))
         ),
+        next_seq=int(
+            db.session.execute(select(func.max(Hand.seq)).where(Hand.match_id == match.id)).scalar()
+            or 0
+        )
+        + 1,
     )

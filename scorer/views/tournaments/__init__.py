@@ -17,6 +17,13 @@
     each player's own page; their polls answer 204/304 when nothing changed.
 ``table``
     What the table phone adds to the match page: the players' confirmations.
+``phones``
+    The table phone and the laptop that serves it now: what the laptop holds of the
+    table, the deals the phone keeps sent again, a phone's report of a table this
+    laptop lacks.
+``phone_reports``
+    The organiser's list of what the phones hold that the laptop lacks: taken in, or
+    set aside.
 ``money``
     Who owes what (entry fee, lost-game money) and the cash desk's "paid";
     the prize fund, the prizes and the prize list (also public).
@@ -46,6 +53,8 @@ from . import (
     online,
     organiser,
     paper,
+    phone_reports,
+    phones,
     players,
     public,
     rounds,
@@ -61,6 +70,8 @@ BLUEPRINTS: tuple[Blueprint, ...] = (
     corrections.bp,
     public.bp,
     table.bp,
+    phones.bp,
+    phone_reports.bp,
     money.bp,
     paper.bp,
     series.bp,
