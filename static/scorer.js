@@ -260,28 +260,36 @@
     });
   }
 
-  // (a note appearing at the top of the form moves every button under it: not under a
-  // finger, see 0.)
-  function say(form, message) {
+  // The note about the connection stands right above the save button, where the thumb
+  // is: after a tap on it, or after the Enter in the last field (the button then may be
+  // below the screen), the note and the button are brought into sight together — the
+  // top of the form can be a whole screen up.  `reveal`: only after the Schreiber's own
+  // send; a retry on its own does not move the page he may be reading.  (A note appearing
+  // above the button moves it: not under a finger, see 0.)
+  function say(form, message, reveal) {
     if (window.scorerFinger) {
       window.scorerFinger.whenFree(function () {
-        showNote(form, message);
+        showNote(form, message, reveal);
       });
     } else {
-      showNote(form, message);
+      showNote(form, message, reveal);
     }
   }
 
-  function showNote(form, message) {
+  function showNote(form, message, reveal) {
     var note = form.querySelector(".offline-note");
+    var save = form.querySelector(".actions");
     if (!note) {
       note = document.createElement("p");
-      note.className = "flash flash-error offline-note";
+      note.className = "flash flash-offline offline-note";
       note.setAttribute("role", "status");
-      form.insertBefore(note, form.firstChild);
+      form.insertBefore(note, save || form.firstChild);
     }
     note.textContent = message;
     note.hidden = !message;
+    if (message && reveal) {
+      bringIntoSight(note, save || note);
+    }
   }
 
   function restore(form) {
@@ -332,6 +340,10 @@
     }
   }
 
+  // true while the page itself sends a kept hand again (htmx asks before it sends, in
+  // the same call): such a send is no gesture of the Schreiber's (see say)
+  var resending = false;
+
   function sendAgain() {
     var form = handForm();
     var saved = form ? read(keyOf(form)) : null;
@@ -344,17 +356,41 @@
     }
     // a send of this form still on its way: its hx-sync drops this one
     say(form, text(form, "retry"));
-    if (typeof form.requestSubmit === "function") {
-      form.requestSubmit();
-    } else {
-      window.htmx.trigger(form, "submit");
+    resending = true;
+    try {
+      if (typeof form.requestSubmit === "function") {
+        form.requestSubmit();
+      } else {
+        window.htmx.trigger(form, "submit");
+      }
+    } finally {
+      resending = false;
     }
   }
 
-  function keepForLater(form) {
+  function keepForLater(form, reveal) {
     store(form, true);
-    say(form, text(form, "offline"));
+    say(form, text(form, "offline"), reveal);
     retrySoon();
+  }
+
+  // Offline the live result cannot be asked for (the server settles the hand): the box
+  // says so instead of showing nothing, or a result of values since changed.
+  function noPreview(box) {
+    var entry = box.closest("[data-draft-key]");
+    var line = document.createElement("p");
+    line.className = "live-result live-offline muted";
+    line.textContent = entry ? entry.getAttribute("data-no-preview-text") || "" : "";
+    box.replaceChildren(line);
+  }
+
+  // back online: the box asks for the result of what is in the fields now
+  function previewAgain() {
+    var stale = document.querySelector("#preview .live-offline");
+    var asker = stale && document.querySelector("#hand-form [hx-target='#preview']");
+    if (asker && window.htmx) {
+      window.htmx.trigger(asker, "change");
+    }
   }
 
   // The version of the match this page shows.
@@ -455,16 +491,22 @@
 
   document.addEventListener("htmx:beforeRequest", function (evt) {
     var form = sender(evt);
+    var target = evt.detail && evt.detail.target;
     if (!navigator.onLine) {
       // known to be offline: do not even try (no errors, no lost polls)
       evt.preventDefault();
       if (form) {
-        keepForLater(form);
+        keepForLater(form, !resending);
+      } else if (target && target.id === "preview") {
+        noPreview(target);
       }
       return;
     }
     if (form) {
       store(form, true); // until the server confirms, this hand is "sent, not saved"
+      if (evt.detail.xhr) {
+        evt.detail.xhr.scorerResent = resending;
+      }
     }
   });
 
@@ -473,7 +515,7 @@
   function lost(evt) {
     var form = sender(evt);
     if (form) {
-      keepForLater(form);
+      keepForLater(form, !(evt.detail.xhr && evt.detail.xhr.scorerResent));
     }
   }
 
@@ -495,7 +537,7 @@
   document.addEventListener("htmx:responseError", function (evt) {
     var form = sender(evt);
     if (form && PROXY_TROUBLE[evt.detail.xhr.status]) {
-      keepForLater(form);
+      keepForLater(form, !evt.detail.xhr.scorerResent);
     } else if (form) {
       settleDraft(keyOf(form));
       say(form, ""); // the server answered: whatever it was, the connection is there
@@ -584,13 +626,27 @@
     return bottom;
   }
 
-  function bringIntoSight(el) {
+  // the bottom of what is seen: above the keyboard, where the phone has one up
+  function seenBottom() {
+    var seen = window.visualViewport;
+    return seen ? Math.min(window.innerHeight, seen.offsetTop + seen.height) : window.innerHeight;
+  }
+
+  // `el` (down to `last`, when given) scrolled into sight: below the sticky bars, above
+  // the keyboard; when it does not all fit, its top
+  function bringIntoSight(el, last) {
     var box = el.getBoundingClientRect();
+    var end = (last || el).getBoundingClientRect();
     var top = coveredTop();
-    if (box.top >= top && box.bottom <= window.innerHeight) {
+    var bottom = seenBottom();
+    if (box.top >= top && end.bottom <= bottom) {
       return;
     }
-    window.scrollBy(0, box.top - top - 12);
+    if (end.bottom > bottom && end.bottom - box.top <= bottom - top - 12) {
+      window.scrollBy(0, end.bottom - bottom + 12);
+    } else {
+      window.scrollBy(0, box.top - top - 12);
+    }
   }
 
   document.addEventListener("htmx:afterSettle", function (evt) {
@@ -696,6 +752,7 @@
     if (form && !(saved && saved.pending)) {
       say(form, "");
     }
+    previewAgain();
     sendAgain();
   });
   window.addEventListener("beforeunload", function () {
