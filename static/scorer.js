@@ -431,11 +431,121 @@
     });
   }
 
-  // On page load: an entry kept in storage comes back into the form, and the
-  // Schreiber is told.  A form swapped in later (a refused hand, a conflict) is
-  // the server's answer to what was sent: its values stand, and nothing is said
-  // to have been restored; only an empty one (the current state after a
-  // conflict) takes back what was typed, quietly (the answer says why).
+  // -- an entry never sent, found at the page's load: offered, not imposed ----------
+
+  // The Schreiber may have left it on purpose (a hand typed wrong, the page reloaded to
+  // start again): typing into it would append to what is there ("5000" + "40").  So the
+  // form stays as the page brought it, and a calm notice offers the entry: restore it,
+  // or discard it.  It is set aside under a key of its own until he chooses (what he
+  // types meanwhile is the draft), and goes once a hand is saved (he has moved on).
+  function offerKey(form) {
+    return keyOf(form) + ".offered";
+  }
+
+  function setAside(form) {
+    var saved = read(keyOf(form));
+    if (!saved || saved.pending) {
+      return; // (a hand sent, not confirmed, is sent again: the Schreiber tapped save)
+    }
+    if (saved.fields && content(saved.fields) !== content(fieldsOf(form))) {
+      write(offerKey(form), saved);
+    }
+    forget(keyOf(form));
+  }
+
+  // who declared, the bid and the trump of a kept entry, in the page's own words
+  function gist(form, fields) {
+    var values = {};
+    fields.forEach(function (pair) {
+      values[pair[0]] = pair[1];
+    });
+    var parts = [];
+    ["declarer", "bid", "trump"].forEach(function (name) {
+      var value = (values[name] || "").trim();
+      if (!value) {
+        return;
+      }
+      if (name === "bid") {
+        var label = form.querySelector("label[for=bid]");
+        parts.push((label ? label.textContent.trim() + " " : "") + value);
+        return;
+      }
+      Array.prototype.forEach.call(form.querySelectorAll("input[name=" + name + "]"), function (el) {
+        var pill = el.closest("label");
+        if (el.value === value && pill) {
+          parts.push(pill.textContent.trim());
+        }
+      });
+    });
+    return parts.join(" · ");
+  }
+
+  function offer(form, reveal) {
+    var kept = read(offerKey(form));
+    if (!kept || !kept.fields || form.querySelector(".restore-offer")) {
+      return;
+    }
+    var at = kept.at ? new Date(kept.at) : null;
+    var time = at ? at.toLocaleTimeString(document.documentElement.lang || undefined, {
+      hour: "2-digit",
+      minute: "2-digit",
+    }) : "";
+    var box = document.createElement("div");
+    box.className = "flash restore-offer";
+    box.setAttribute("role", "status");
+    var what = document.createElement("p");
+    what.textContent = text(form, "offer").replace("{time}", time);
+    var summary = gist(form, kept.fields);
+    if (summary) {
+      var line = document.createElement("strong");
+      line.className = "restore-gist";
+      line.textContent = summary;
+      what.appendChild(document.createTextNode(" "));
+      what.appendChild(line);
+    }
+    box.appendChild(what);
+    var choices = document.createElement("p");
+    choices.className = "restore-choices";
+    [["restore", "primary"], ["discard", ""]].forEach(function (choice) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = ("small " + choice[1]).trim();
+      button.setAttribute("data-offer", choice[0]);
+      button.textContent = text(form, "offer-" + choice[0]);
+      choices.appendChild(button);
+    });
+    box.appendChild(choices);
+    form.insertBefore(box, form.firstChild);
+    if (reveal) {
+      bringIntoSight(box);
+    }
+  }
+
+  document.addEventListener("click", function (evt) {
+    var button = evt.target.closest ? evt.target.closest(".restore-offer [data-offer]") : null;
+    var form = button ? button.closest("#hand-form") : null;
+    if (!form || !boxOf(form)) {
+      return;
+    }
+    var kept = read(offerKey(form));
+    forget(offerKey(form));
+    button.closest(".restore-offer").remove();
+    if (button.getAttribute("data-offer") === "restore" && kept && kept.fields) {
+      // what was typed since goes: the Schreiber chose the kept entry
+      write(keyOf(form), { fields: kept.fields, pending: false, at: Date.now() });
+      restore(form);
+      var first = form.querySelector("#bid");
+      if (first) {
+        first.focus({ preventScroll: true });
+      }
+    }
+  });
+
+  // On page load: a hand sent but not confirmed comes back into the form and is sent
+  // again; an entry never sent is offered (above).  A form swapped in later (a refused
+  // hand, a conflict) is the server's answer to what was sent: its values stand; only an
+  // empty one (the current state after a conflict) takes back what was typed, quietly
+  // (the answer says why).
   function setUp(evt) {
     var form = handForm();
     if (!form || form.getAttribute("data-restored")) {
@@ -445,6 +555,10 @@
     if (onLoad && catchUp(form)) {
       return;
     }
+    if (onLoad) {
+      setAside(form);
+    }
+    offer(form, onLoad);
     if (!onLoad && !isEmpty(form)) {
       form.setAttribute("data-restored", "1");
       return;
@@ -454,8 +568,6 @@
       say(form, text(form, "offline"));
       retrySoon();
       sendAgain();
-    } else if (saved && onLoad && !isEmpty(form)) {
-      say(form, text(form, "restored"));
     }
   }
 
@@ -581,6 +693,7 @@
       } else {
         forget(key);
       }
+      forget(key + ".offered"); // a hand saved: the Schreiber has moved on from it
       stopRetrying();
     } else {
       settleDraft(key);

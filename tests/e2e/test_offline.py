@@ -179,11 +179,15 @@ def test_typed_fields_come_back_after_a_reload(page: Page, live_server: LiveServ
     open_filled_hand(page, live_server)
     version = page.locator("#hand-form input[name=version]").input_value()
     page.reload()
+    # offered, not imposed: the Schreiber restores it with a tap
+    expect(page.locator("#bid")).to_have_value("")
+    page.locator("#hand-form .restore-offer button[data-offer=restore]").click()
+    expect(page.locator("#hand-form .restore-offer")).to_have_count(0)
     expect(page.locator("#bid")).to_have_value("300")
     expect(page.locator("#parties-0-melds")).to_have_value("100")
     expect(page.locator("#trump-set input[value=H]")).to_be_checked()
     expect(page.locator("#declarer-set input[value='0']")).to_be_checked()
-    expect(page.locator("#hand-form .offline-note")).to_be_visible()
+    expect(page.locator("#live-result")).to_contain_text("280 von 300")  # asked anew
     assert page.locator("#hand-form input[name=version]").input_value() == version
     save(page)
     expect(page.locator(ROWS)).to_have_count(1)
@@ -386,3 +390,50 @@ def test_offline_the_live_result_says_it_waits_for_the_connection(
     expect(page.locator("#live-result")).to_contain_text("270 von 300")
     expect(offline).to_have_count(0)
     assert hands_saved(live_server) == 0  # nothing was sent: only typed
+
+
+def test_an_entry_never_sent_is_offered_after_a_reload_not_imposed(
+    page: Page, live_server: LiveServer
+) -> None:
+    """A hand typed wrong and left (the page reloaded to start again) does not come back
+    into the form by itself, where the next digits would be appended to it ("500040"): a
+    calm notice offers it, "Wiederherstellen" or "Verwerfen", in sight at the form's top."""
+    token = new_match(live_server)
+    page.goto(f"/m/{token}")
+    choose(page, "declarer-set", "0")
+    page.locator("#bid").fill("5000")
+    choose(page, "trump-set", "H")
+    page.reload()
+    offer = page.locator("#hand-form .restore-offer")
+    expect(offer).to_contain_text("nicht gesendete Eingabe")
+    expect(offer.locator(".restore-gist")).to_have_text("Anna · Reizwert 5000 · Herz")
+    box = in_sight(page, "#hand-form .restore-offer")
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    # a notice, not an error: not the error's red style, not an alert
+    assert "flash-error" not in (offer.get_attribute("class") or "")
+    assert offer.get_attribute("role") == "status"
+    expect(offer.get_by_role("button", name="Wiederherstellen")).to_be_visible()
+    expect(offer.get_by_role("button", name="Verwerfen")).to_be_visible()
+    # the form is as the page brought it until the Schreiber chooses
+    expect(page.locator("#bid")).to_have_value("")
+    expect(page.locator("#declarer-set input:checked")).to_have_count(0)
+    page.screenshot(path=str(SCREENS / "restore-offer.png"))
+    no_axe_violations(page, "the offer of an entry never sent")
+    # typing starts a new entry: nothing is appended to the one offered
+    page.locator("#bid").press_sequentially("400")
+    expect(page.locator("#bid")).to_have_value("400")
+    expect(offer).to_be_visible()
+    offer.get_by_role("button", name="Verwerfen").click()
+    expect(offer).to_have_count(0)
+    expect(page.locator("#bid")).to_have_value("400")  # what he typed stays
+    assert page.evaluate(f"() => localStorage.getItem('scorer.hand.{token}.offered')") is None
+    # the next reload offers what was typed last; restored, it is in the form
+    page.reload()
+    expect(offer.locator(".restore-gist")).to_have_text("Reizwert 400")
+    enlarge_text(page)  # 200 %: the notice and its buttons wrap within the phone
+    assert fits_width(page)
+    enlarge_text(page, 100)
+    offer.get_by_role("button", name="Wiederherstellen").click()
+    expect(page.locator("#bid")).to_have_value("400")
+    expect(offer).to_have_count(0)
+    assert hands_saved(live_server) == 0
