@@ -80,6 +80,14 @@ def test_the_players_come_from_an_excel_sheet_and_are_all_present_at_once(
     expect(page.locator(".flash-ok").first).to_contain_text("9 Spieler angemeldet.")
     everyone = page.locator("#everyone-form button[type=submit]")
     expect(everyone).to_have_text("Alle anwesend (9)")
+    # none of them present yet: the hint says to mark them present (not to register more
+    # players), on the screen right above the button that does it (issue 34 §7)
+    expect(page.locator("#tables-hint")).not_to_contain_text("anmelden")
+    remedy = page.locator("#tables-remedy")
+    expect(remedy).to_contain_text("9 angemeldete Spieler sind noch nicht als da markiert")
+    said, button = remedy.bounding_box(), everyone.bounding_box()
+    assert said and button and said["y"] >= 0 and button["y"] + button["height"] <= 844
+    assert 0 <= button["y"] - (said["y"] + said["height"]) <= 40, (said, button)
     expect(page.locator("details#import")).not_to_have_attribute("open", "")  # folded, on top
     # a row reads as its state; its button's name says what a tap does
     xaver = page.get_by_role("button", name="nicht da – Xaver Ott als da markieren")
@@ -103,6 +111,8 @@ def test_the_players_come_from_an_excel_sheet_and_are_all_present_at_once(
     shown = numbers_on_the_page(page)
     assert shown == {name: str(i) for i, (name, _club) in enumerate(SHEET, 1)}
     expect(page.locator("#everyone-form")).to_have_count(0)
+    expect(page.locator("#tables-hint")).to_have_text("Runde 1: 9 Spieler → 3 Tische zu 3")
+    expect(page.locator("#tables-remedy")).to_have_count(0)
 
     # a mis-tap undone: Erna is not here after all (not drawn yet: one tap, no question)
     erna = page.get_by_role("button", name="da – Erna Weiß als nicht da markieren")

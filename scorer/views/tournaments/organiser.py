@@ -179,6 +179,7 @@ def _next_draw(tournament: Tournament, counted: entrants.Count) -> dict[str, Any
         "action": url_or_none("t_rounds.draw", token=tournament.token),
         "waiting_for": last.number if waiting and last is not None else None,
         "problem": rules_message(counted.problem) if counted.problem else None,
+        "absent": counted.absent,
     }
 
 
