@@ -179,6 +179,16 @@ def test_the_round_is_closed_from_the_tournaments_page_after_one_question(
     )
     no_axe_violations(page, "close round 1?")
     shot(page, "t30-close-question")
+    # its address opened again (a reload, the back button, a link kept): the question
+    # once more, not "405 Nicht erlaubt" (issue 34 §7), its answer in sight
+    page.goto(page.url)
+    expect(page.locator("h1")).to_have_text("Runde 1 abschließen?")
+    yes = page.get_by_role("button", name="Ja, Runde 1 abschließen")
+    box = yes.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
+    assert box["x"] + box["width"] <= 390
+    expect(page.locator("#close-confirm input[name=back]")).to_have_value(f"/t/{token}")
+    no_axe_violations(page, "close round 1? opened again")
     page.get_by_role("link", name="Zurück, nicht abschließen").click()
     expect(page.locator("#home-close-form button[type=submit]")).to_be_enabled()
     with live_server.app.app_context():

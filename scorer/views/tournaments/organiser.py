@@ -193,7 +193,11 @@ def _closing(tournament: Tournament) -> dict[str, Any] | None:
     here = url_for("t_organiser.home", token=tournament.token)  # its message in sight
     return {
         "number": row.number,
-        "action": url_or_none("t_rounds.close", token=tournament.token, number=row.number),
+        # the question's address says where the answer goes: opened again (a reload, the
+        # back button) it still goes back here
+        "action": url_or_none(
+            "t_rounds.close", token=tournament.token, number=row.number, back=here
+        ),
         "unfinished": shown.unfinished,
         "unsigned": shown.unsigned,
         "form": CloseForm(formdata=None, warned=",".join(map(str, shown.unsigned)), back=here),
