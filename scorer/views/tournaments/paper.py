@@ -18,6 +18,7 @@ from __future__ import annotations
 from functools import partial
 
 from flask import Blueprint, Response, abort, request
+from flask_babel import gettext
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ... import slots
@@ -105,7 +106,12 @@ def ranking(token: str) -> Response:
     label = f"round-{number}" if number is not None else ""
     key = documents.document_key("ranking", label, sheet)
     build = partial(documents.ranking_document, sheet)
-    return serve(tournament, Printout("ranking", label, key, 0.0, build))
+    words = (
+        gettext("Ranking after round %(round)s", round=number)
+        if number is not None
+        else gettext("Ranking"),
+    )
+    return serve(tournament, Printout("ranking", label, key, 0.0, build, words=words))
 
 
 @bp.get("/t/<token:token>/certificates.pdf")
@@ -120,7 +126,8 @@ def certificates(token: str) -> Response:
     shown = (sheet.heading, sheet.after, sheet.final, sheet.rounds, len(sheet.lines), sheet.podium)
     key = documents.document_key("certificates", "", *shown)
     build = partial(documents.certificates, sheet)
-    return serve(tournament, Printout("certificates", "", key, 0.0, build))
+    words = (gettext("Certificates"),)
+    return serve(tournament, Printout("certificates", "", key, 0.0, build, words=words))
 
 
 @bp.get("/t/<token:token>/prizes.pdf")
@@ -137,4 +144,5 @@ def prize_list(token: str) -> Response:
     heading = paper.heading(tournament)
     key = documents.document_key("prizes", "", heading, plist, words)
     build = partial(documents.prize_list, heading, plist, words)
-    return serve(tournament, Printout("prizes", "", key, 0.0, build))
+    called = (gettext("Prize list"),)
+    return serve(tournament, Printout("prizes", "", key, 0.0, build, words=called))

@@ -64,12 +64,16 @@ class Printout:
     seconds: float
     render: Callable[[], bytes]
     round: int | None = None
+    words: tuple[str, ...] = ()
+    """What the download is called, in the reader's language ("Runde 2", "Tischkarten")."""
 
 
 # -- what each printout shows ----------------------------------------------------------
 
 
-def _cards(tournament: Tournament, rows: Sequence[Round], label: str) -> Printout:
+def _cards(
+    tournament: Tournament, rows: Sequence[Round], label: str, words: tuple[str, ...]
+) -> Printout:
     heading = paper.heading(tournament)
     found = paper.cards(tournament, rows)
     urls = {
@@ -83,17 +87,20 @@ def _cards(tournament: Tournament, rows: Sequence[Round], label: str) -> Printou
         len(found) * documents.CARD_SECONDS,
         lambda: documents.table_cards(heading, found, urls),
         rows[0].number if len(rows) == 1 else None,
+        words=(*words, gettext("Table cards")),
     )
 
 
 def round_cards(tournament: Tournament, row: Round) -> Printout:
     """The table cards of one round: its draw (seats, names, start numbers, links, deals)."""
-    return _cards(tournament, [row], f"round-{row.number}")
+    return _cards(
+        tournament, [row], f"round-{row.number}", (gettext("Round %(number)s", number=row.number),)
+    )
 
 
 def all_cards(tournament: Tournament) -> Printout:
     """The table cards of every round drawn so far, round after round."""
-    return _cards(tournament, list(tournament.round_rows), "")
+    return _cards(tournament, list(tournament.round_rows), "", ())
 
 
 def round_slips(tournament: Tournament, row: Round, table: int | None = None) -> Printout:
@@ -115,6 +122,11 @@ def round_slips(tournament: Tournament, row: Round, table: int | None = None) ->
         len(found) * documents.SLIP_SECONDS,
         lambda: documents.paper_slips(heading, found),
         row.number if table is None else None,
+        words=(
+            gettext("Round %(number)s", number=row.number),
+            *((gettext("Table %(number)s", number=table),) if table is not None else ()),
+            gettext("Paper slips"),
+        ),
     )
 
 
@@ -170,7 +182,8 @@ def serve(tournament: Tournament, printout: Printout) -> Response:
         if isinstance(made, Response):
             return made
         data = made
-    name = file_name("binokel", tournament.name, printout.label, printout.kind, ext="pdf")
+    words = printout.words or (printout.label, printout.kind)
+    name = file_name("binokel", tournament.name, *words, ext="pdf")
     return download(data, "application/pdf", name, inline=True)
 
 
