@@ -18,7 +18,6 @@ from __future__ import annotations
 from functools import partial
 
 from flask import Blueprint, Response, abort, request
-from flask_babel import gettext
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ... import slots
@@ -106,12 +105,7 @@ def ranking(token: str) -> Response:
     label = f"round-{number}" if number is not None else ""
     key = documents.document_key("ranking", label, sheet)
     build = partial(documents.ranking_document, sheet)
-    words = (
-        gettext("Ranking after round %(round)s", round=number)
-        if number is not None
-        else gettext("Ranking"),
-    )
-    return serve(tournament, Printout("ranking", label, key, 0.0, build, words=words))
+    return serve(tournament, Printout("ranking", label, key, 0.0, build))
 
 
 @bp.get("/t/<token:token>/certificates.pdf")
@@ -126,8 +120,7 @@ def certificates(token: str) -> Response:
     shown = (sheet.heading, sheet.after, sheet.final, sheet.rounds, len(sheet.lines), sheet.podium)
     key = documents.document_key("certificates", "", *shown)
     build = partial(documents.certificates, sheet)
-    words = (gettext("Certificates"),)
-    return serve(tournament, Printout("certificates", "", key, 0.0, build, words=words))
+    return serve(tournament, Printout("certificates", "", key, 0.0, build))
 
 
 @bp.get("/t/<token:token>/prizes.pdf")
@@ -144,5 +137,4 @@ def prize_list(token: str) -> Response:
     heading = paper.heading(tournament)
     key = documents.document_key("prizes", "", heading, plist, words)
     build = partial(documents.prize_list, heading, plist, words)
-    called = (gettext("Prize list"),)
-    return serve(tournament, Printout("prizes", "", key, 0.0, build, words=called))
+    return serve(tournament, Printout("prizes", "", key, 0.0, build))

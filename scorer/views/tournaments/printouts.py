@@ -64,16 +64,12 @@ class Printout:
     seconds: float
     render: Callable[[], bytes]
     round: int | None = None
-    words: tuple[str, ...] = ()
-    """What the download is called, in the reader's language ("Runde 2", "Tischkarten")."""
 
 
 # -- what each printout shows ----------------------------------------------------------
 
 
-def _cards(
-    tournament: Tournament, rows: Sequence[Round], label: str, words: tuple[str, ...]
-) -> Printout:
+def _cards(tournament: Tournament, rows: Sequence[Round], label: str) -> Printout:
     heading = paper.heading(tournament)
     found = paper.cards(tournament, rows)
     urls = {
@@ -87,20 +83,17 @@ def _cards(
         len(found) * documents.CARD_SECONDS,
         lambda: documents.table_cards(heading, found, urls),
         rows[0].number if len(rows) == 1 else None,
-        words=(*words, gettext("Table cards")),
     )
 
 
 def round_cards(tournament: Tournament, row: Round) -> Printout:
     """The table cards of one round: its draw (seats, names, start numbers, links, deals)."""
-    return _cards(
-        tournament, [row], f"round-{row.number}", (gettext("Round %(number)s", number=row.number),)
-    )
+    return _cards(tournament, [row], f"round-{row.number}")
 
 
 def all_cards(tournament: Tournament) -> Printout:
     """The table cards of every round drawn so far, round after round."""
-    return _cards(tournament, list(tournament.round_rows), "", ())
+    return _cards(tournament, list(tournament.round_rows), "")
 
 
 def round_slips(tournament: Tournament, row: Round, table: int | None = None) -> Printout:
@@ -122,11 +115,6 @@ def round_slips(tournament: Tournament, row: Round, table: int | None = None) ->
         len(found) * documents.SLIP_SECONDS,
         lambda: documents.paper_slips(heading, found),
         row.number if table is None else None,
-        words=(
-            gettext("Round %(number)s", number=row.number),
-            *((gettext("Table %(number)s", number=table),) if table is not None else ()),
-            gettext("Paper slips"),
-        ),
     )
 
 
@@ -182,9 +170,33 @@ def serve(tournament: Tournament, printout: Printout) -> Response:
         if isinstance(made, Response):
             return made
         data = made
-    words = printout.words or (printout.label, printout.kind)
-    name = file_name("binokel", tournament.name, *words, ext="pdf")
+    name = file_name("binokel", tournament.name, *_called(printout), ext="pdf")
     return download(data, "application/pdf", name, inline=True)
+
+
+def _called(printout: Printout) -> tuple[str, ...]:
+    """What a printout's download is called, in the reader's language ("runde-2-tischkarten",
+    "rangliste-nach-runde-1"): its kind in words, and the part its ``label`` names
+    (``""``, ``"round-2"``, ``"round-2-table-3"``)."""
+    parts = printout.label.split("-")
+    found = len(parts) >= 2 and parts[0] == "round" and parts[1].isdecimal()
+    number = int(parts[1]) if found else None
+    at_table = len(parts) == 4 and parts[2] == "table" and parts[3].isdecimal()
+    table = int(parts[3]) if found and at_table else None
+    if printout.kind == "ranking":
+        if number is None:
+            return (gettext("Ranking"),)
+        return (gettext("Ranking after round %(round)s", round=number),)
+    kinds = {
+        "cards": gettext("Table cards"),
+        "slips": gettext("Paper slips"),
+        "certificates": gettext("Certificates"),
+        "prizes": gettext("Prize list"),
+    }
+    where = [] if number is None else [gettext("Round %(number)s", number=number)]
+    if table is not None:
+        where.append(gettext("Table %(number)s", number=table))
+    return (*where, kinds.get(printout.kind, printout.kind))
 
 
 def _make(tournament: Tournament, printout: Printout) -> bytes | Response:
