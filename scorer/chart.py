@@ -16,6 +16,7 @@ attributes for the PDF).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -126,14 +127,44 @@ def _label_width(value: int) -> int:
     return round(chars * 6)
 
 
-def _text_width(text: str, size: int) -> int:
-    """About how wide a bold label of ``size`` units is drawn (0.62 of the size a character,
-    DejaVu Sans Bold's average).
+MINUS = "\u2212"  # the sheet's minus (words.MINUS; the words are a sibling of this module)
+# DejaVu Sans Bold (the PDF's "Sheet Sans"), in ems: the widest of each kind of character,
+# so that a label measured here is never wider on paper (m, w, M and W are wider still)
+_EM_WIDE = {**dict.fromkeys("mwMW", 1.1), **dict.fromkeys("()", 0.46), " ": 0.35}
+_EM_NARROW = dict.fromkeys(".,;:'", 0.4)
 
-    >>> _text_width("Anna 1.110", 10)
-    62
+
+def _em(char: str) -> float:
+    if char in _EM_WIDE:
+        return _EM_WIDE[char]
+    if char in _EM_NARROW:
+        return _EM_NARROW[char]
+    if char.isdigit():
+        return 0.7
+    if char.islower():
+        return 0.72
+    if char.isupper():
+        return 0.85
+    return 1.0  # the minus (U+2212), &, … and anything else
+
+
+def _text_width(text: str, size: int) -> int:
+    """At most how wide a bold label of ``size`` units is drawn.
+
+    >>> _text_width("Anna 1.110", 10), _text_width("Jürgen (−350)", 9)
+    (66, 80)
     """
-    return round(len(text) * size * 0.62)
+    return math.ceil(sum(_em(char) for char in text) * size)
+
+
+def _written(total: int) -> str:
+    """A total as the label writes it (``words.signed``: losses in brackets with a minus,
+    a separator per three digits), for its width.
+
+    >>> _written(1110), _written(-350)
+    ('1,110', '(−350)')
+    """
+    return f"({MINUS}{-total:,})" if total < 0 else f"{total:,}"
 
 
 def _spread(wanted: list[int], low: int, high: int, gap: int = LABEL_GAP) -> list[int]:
@@ -172,7 +203,7 @@ def chart(
     >>> c = chart(["Anna-Lena Müller & Carl-Friedrich", "Bernhard & Dorothea"],
     ...           [[0, 0], [230, 140], [1110, 1110]], 1000, paper=True)
     >>> [line.short for line in c.lines], c.right, c.label_size
-    (['Anna-Lena Müller & Carl-Friedrich', 'Bernhard & Dorothea'], 390, 9)
+    (['Anna-Lena Müller & Carl-Friedrich', 'Bernhard & Dorothea'], 356, 9)
     """
     width, height = (PAPER_WIDTH, PAPER_HEIGHT) if paper else (WIDTH, HEIGHT)
     max_label = PAPER_LABEL if paper else MAX_LABEL
@@ -188,12 +219,14 @@ def chart(
     tick_values = range(first_tick, high + 1, step)
     left = max(LEFT, max(_label_width(v) for v in tick_values) + 5)
     shorts = [name if len(name) <= max_label else name[: max_label - 1] + "…" for name in parties]
-    right = RIGHT
-    if paper:  # room for the longest label and its total, but the plot keeps half the width
-        longest = max(
-            _text_width(f"{short} {running[-1][p]:,}", label_size) for p, short in enumerate(shorts)
-        )
-        right = min(longest + 12, width // 2 - left)
+    # room for the longest label as it is written (a loss in brackets), but the plot keeps
+    # half the width; on the screen at least RIGHT
+    longest = max(
+        _text_width(f"{short} {_written(running[-1][p])}", label_size)
+        for p, short in enumerate(shorts)
+    )
+    room = min(longest + 12, width // 2 - left)
+    right = room if paper else max(RIGHT, room)
     plot_w = width - left - right
     plot_h = height - TOP - BOTTOM
     last = max(1, count - 1, deals or 0)

@@ -176,6 +176,27 @@ def _no_store(response: Response) -> Response:
     return response
 
 
+SECRET_ARGUMENTS = ("token", "view_token")
+"""The route arguments that are a link's secret (``<token:…>``): the organiser's, a table's,
+a match's, a session's, a series', the hosted copy's admin link and the read-only links."""
+
+NOINDEX = "noindex, nofollow"
+
+
+def is_secret_page() -> bool:
+    """True when this request's address carries a link's secret: no search engine may keep
+    or follow it (the ``X-Robots-Tag`` header of :func:`_noindex`, and the page's robots
+    meta in ``base.html``), whatever the answer (a page, a PDF, a 404)."""
+    arguments = request.view_args or {}
+    return any(name in arguments for name in SECRET_ARGUMENTS)
+
+
+def _noindex(response: Response) -> Response:
+    if "X-Robots-Tag" not in response.headers and is_secret_page():
+        response.headers["X-Robots-Tag"] = NOINDEX
+    return response
+
+
 def _remember_language() -> None:
     chosen = request.args.get("lang")
     if chosen in ("de", "en") and chosen != request.cookies.get("lang"):
@@ -315,6 +336,8 @@ def init_app(app: Flask) -> None:
     app.after_request(_security_headers)
     app.after_request(_drain_refused_body)
     app.after_request(_no_store)
+    app.after_request(_noindex)
+    app.jinja_env.globals["secret_page"] = is_secret_page
     app.register_error_handler(CSRFError, _csrf_error)
     app.register_error_handler(HTTPException, _error_page)
     # a link or id that names no row (services raise their own NotFound): the same 404 page,

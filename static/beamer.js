@@ -6,7 +6,8 @@
 // many lines fit below the list's top and asks for pages of that many (?rows=), then
 // for the next page every PAGE_MS; the page polls itself as every public page does
 // (a 204 while it reads the same).  Phones page by the links under the list.  Without
-// this script the beamer shows the pages a phone shows.
+// this script the beamer shows the pages a phone shows.  On the beamer it keeps the screen
+// on (keepAwake).
 (function () {
   "use strict";
 
@@ -61,10 +62,34 @@
     }
   }
 
+  // The beamer has no "screen on" switch (a phone's control, hidden on a wide screen): the
+  // laptop that drives it keeps its screen on while the ranking is shown, where the
+  // browser can (Screen Wake Lock), and asks again when the page is shown again.
+  var lock = null;
+
+  function keepAwake() {
+    if (lock || !WIDE.matches || !live() || !("wakeLock" in navigator)) {
+      return;
+    }
+    if (document.visibilityState !== "visible") {
+      return;
+    }
+    navigator.wakeLock.request("screen").then(function (sentinel) {
+      lock = sentinel;
+      sentinel.addEventListener("release", function () {
+        lock = null;
+      });
+    }).catch(function () {
+      /* refused (a battery saver): the screen sleeps as it would anyway */
+    });
+  }
+
   function start() {
     measure();
+    keepAwake();
     window.setInterval(turn, PAGE_MS);
     window.addEventListener("resize", measure);
+    document.addEventListener("visibilitychange", keepAwake);
   }
 
   if (document.readyState === "loading") {

@@ -260,28 +260,36 @@
     });
   }
 
-  // (a note appearing at the top of the form moves every button under it: not under a
-  // finger, see 0.)
-  function say(form, message) {
+  // The note about the connection stands right above the save button, where the thumb
+  // is: after a tap on it, or after the Enter in the last field (the button then may be
+  // below the screen), the note and the button are brought into sight together — the
+  // top of the form can be a whole screen up.  `reveal`: only after the Schreiber's own
+  // send; a retry on its own does not move the page he may be reading.  (A note appearing
+  // above the button moves it: not under a finger, see 0.)
+  function say(form, message, reveal) {
     if (window.scorerFinger) {
       window.scorerFinger.whenFree(function () {
-        showNote(form, message);
+        showNote(form, message, reveal);
       });
     } else {
-      showNote(form, message);
+      showNote(form, message, reveal);
     }
   }
 
-  function showNote(form, message) {
+  function showNote(form, message, reveal) {
     var note = form.querySelector(".offline-note");
+    var save = form.querySelector(".actions");
     if (!note) {
       note = document.createElement("p");
-      note.className = "flash flash-error offline-note";
+      note.className = "flash flash-offline offline-note";
       note.setAttribute("role", "status");
-      form.insertBefore(note, form.firstChild);
+      form.insertBefore(note, save || form.firstChild);
     }
     note.textContent = message;
     note.hidden = !message;
+    if (message && reveal) {
+      bringIntoSight(note, save || note);
+    }
   }
 
   function restore(form) {
@@ -332,6 +340,10 @@
     }
   }
 
+  // true while the page itself sends a kept hand again (htmx asks before it sends, in
+  // the same call): such a send is no gesture of the Schreiber's (see say)
+  var resending = false;
+
   function sendAgain() {
     var form = handForm();
     var saved = form ? read(keyOf(form)) : null;
@@ -344,17 +356,41 @@
     }
     // a send of this form still on its way: its hx-sync drops this one
     say(form, text(form, "retry"));
-    if (typeof form.requestSubmit === "function") {
-      form.requestSubmit();
-    } else {
-      window.htmx.trigger(form, "submit");
+    resending = true;
+    try {
+      if (typeof form.requestSubmit === "function") {
+        form.requestSubmit();
+      } else {
+        window.htmx.trigger(form, "submit");
+      }
+    } finally {
+      resending = false;
     }
   }
 
-  function keepForLater(form) {
+  function keepForLater(form, reveal) {
     store(form, true);
-    say(form, text(form, "offline"));
+    say(form, text(form, "offline"), reveal);
     retrySoon();
+  }
+
+  // Offline the live result cannot be asked for (the server settles the hand): the box
+  // says so instead of showing nothing, or a result of values since changed.
+  function noPreview(box) {
+    var entry = box.closest("[data-draft-key]");
+    var line = document.createElement("p");
+    line.className = "live-result live-offline muted";
+    line.textContent = entry ? entry.getAttribute("data-no-preview-text") || "" : "";
+    box.replaceChildren(line);
+  }
+
+  // back online: the box asks for the result of what is in the fields now
+  function previewAgain() {
+    var stale = document.querySelector("#preview .live-offline");
+    var asker = stale && document.querySelector("#hand-form [hx-target='#preview']");
+    if (asker && window.htmx) {
+      window.htmx.trigger(asker, "change");
+    }
   }
 
   // The version of the match this page shows.
@@ -395,11 +431,121 @@
     });
   }
 
-  // On page load: an entry kept in storage comes back into the form, and the
-  // Schreiber is told.  A form swapped in later (a refused hand, a conflict) is
-  // the server's answer to what was sent: its values stand, and nothing is said
-  // to have been restored; only an empty one (the current state after a
-  // conflict) takes back what was typed, quietly (the answer says why).
+  // -- an entry never sent, found at the page's load: offered, not imposed ----------
+
+  // The Schreiber may have left it on purpose (a hand typed wrong, the page reloaded to
+  // start again): typing into it would append to what is there ("5000" + "40").  So the
+  // form stays as the page brought it, and a calm notice offers the entry: restore it,
+  // or discard it.  It is set aside under a key of its own until he chooses (what he
+  // types meanwhile is the draft), and goes once a hand is saved (he has moved on).
+  function offerKey(form) {
+    return keyOf(form) + ".offered";
+  }
+
+  function setAside(form) {
+    var saved = read(keyOf(form));
+    if (!saved || saved.pending) {
+      return; // (a hand sent, not confirmed, is sent again: the Schreiber tapped save)
+    }
+    if (saved.fields && content(saved.fields) !== content(fieldsOf(form))) {
+      write(offerKey(form), saved);
+    }
+    forget(keyOf(form));
+  }
+
+  // who declared, the bid and the trump of a kept entry, in the page's own words
+  function gist(form, fields) {
+    var values = {};
+    fields.forEach(function (pair) {
+      values[pair[0]] = pair[1];
+    });
+    var parts = [];
+    ["declarer", "bid", "trump"].forEach(function (name) {
+      var value = (values[name] || "").trim();
+      if (!value) {
+        return;
+      }
+      if (name === "bid") {
+        var label = form.querySelector("label[for=bid]");
+        parts.push((label ? label.textContent.trim() + " " : "") + value);
+        return;
+      }
+      Array.prototype.forEach.call(form.querySelectorAll("input[name=" + name + "]"), function (el) {
+        var pill = el.closest("label");
+        if (el.value === value && pill) {
+          parts.push(pill.textContent.trim());
+        }
+      });
+    });
+    return parts.join(" · ");
+  }
+
+  function offer(form, reveal) {
+    var kept = read(offerKey(form));
+    if (!kept || !kept.fields || form.querySelector(".restore-offer")) {
+      return;
+    }
+    var at = kept.at ? new Date(kept.at) : null;
+    var time = at ? at.toLocaleTimeString(document.documentElement.lang || undefined, {
+      hour: "2-digit",
+      minute: "2-digit",
+    }) : "";
+    var box = document.createElement("div");
+    box.className = "flash restore-offer";
+    box.setAttribute("role", "status");
+    var what = document.createElement("p");
+    what.textContent = text(form, "offer").replace("{time}", time);
+    var summary = gist(form, kept.fields);
+    if (summary) {
+      var line = document.createElement("strong");
+      line.className = "restore-gist";
+      line.textContent = summary;
+      what.appendChild(document.createTextNode(" "));
+      what.appendChild(line);
+    }
+    box.appendChild(what);
+    var choices = document.createElement("p");
+    choices.className = "restore-choices";
+    [["restore", "primary"], ["discard", ""]].forEach(function (choice) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = ("small " + choice[1]).trim();
+      button.setAttribute("data-offer", choice[0]);
+      button.textContent = text(form, "offer-" + choice[0]);
+      choices.appendChild(button);
+    });
+    box.appendChild(choices);
+    form.insertBefore(box, form.firstChild);
+    if (reveal) {
+      bringIntoSight(box);
+    }
+  }
+
+  document.addEventListener("click", function (evt) {
+    var button = evt.target.closest ? evt.target.closest(".restore-offer [data-offer]") : null;
+    var form = button ? button.closest("#hand-form") : null;
+    if (!form || !boxOf(form)) {
+      return;
+    }
+    var kept = read(offerKey(form));
+    forget(offerKey(form));
+    button.closest(".restore-offer").remove();
+    if (button.getAttribute("data-offer") === "restore" && kept && kept.fields) {
+      // what was typed since goes: the Schreiber chose the kept entry
+      write(keyOf(form), { fields: kept.fields, pending: false, at: Date.now() });
+      restore(form);
+      var first = form.querySelector("#bid");
+      if (first) {
+        first.focus({ preventScroll: true });
+      }
+    }
+  });
+
+  // On page load: a hand sent but not confirmed comes back into the form and is sent
+  // again; an entry never sent is offered (above).  A form swapped in later (a refused
+  // hand, a conflict) is the server's answer to what was sent: its values stand; only an
+  // empty one (the current state after a conflict) takes back what was typed, quietly
+  // (the answer says why).
   function setUp(evt) {
     var form = handForm();
     if (!form || form.getAttribute("data-restored")) {
@@ -409,6 +555,10 @@
     if (onLoad && catchUp(form)) {
       return;
     }
+    if (onLoad) {
+      setAside(form);
+    }
+    offer(form, onLoad);
     if (!onLoad && !isEmpty(form)) {
       form.setAttribute("data-restored", "1");
       return;
@@ -418,8 +568,6 @@
       say(form, text(form, "offline"));
       retrySoon();
       sendAgain();
-    } else if (saved && onLoad && !isEmpty(form)) {
-      say(form, text(form, "restored"));
     }
   }
 
@@ -455,16 +603,22 @@
 
   document.addEventListener("htmx:beforeRequest", function (evt) {
     var form = sender(evt);
+    var target = evt.detail && evt.detail.target;
     if (!navigator.onLine) {
       // known to be offline: do not even try (no errors, no lost polls)
       evt.preventDefault();
       if (form) {
-        keepForLater(form);
+        keepForLater(form, !resending);
+      } else if (target && target.id === "preview") {
+        noPreview(target);
       }
       return;
     }
     if (form) {
       store(form, true); // until the server confirms, this hand is "sent, not saved"
+      if (evt.detail.xhr) {
+        evt.detail.xhr.scorerResent = resending;
+      }
     }
   });
 
@@ -473,7 +627,7 @@
   function lost(evt) {
     var form = sender(evt);
     if (form) {
-      keepForLater(form);
+      keepForLater(form, !(evt.detail.xhr && evt.detail.xhr.scorerResent));
     }
   }
 
@@ -495,7 +649,7 @@
   document.addEventListener("htmx:responseError", function (evt) {
     var form = sender(evt);
     if (form && PROXY_TROUBLE[evt.detail.xhr.status]) {
-      keepForLater(form);
+      keepForLater(form, !evt.detail.xhr.scorerResent);
     } else if (form) {
       settleDraft(keyOf(form));
       say(form, ""); // the server answered: whatever it was, the connection is there
@@ -539,6 +693,7 @@
       } else {
         forget(key);
       }
+      forget(key + ".offered"); // a hand saved: the Schreiber has moved on from it
       stopRetrying();
     } else {
       settleDraft(key);
@@ -584,13 +739,27 @@
     return bottom;
   }
 
-  function bringIntoSight(el) {
+  // the bottom of what is seen: above the keyboard, where the phone has one up
+  function seenBottom() {
+    var seen = window.visualViewport;
+    return seen ? Math.min(window.innerHeight, seen.offsetTop + seen.height) : window.innerHeight;
+  }
+
+  // `el` (down to `last`, when given) scrolled into sight: below the sticky bars, above
+  // the keyboard; when it does not all fit, its top
+  function bringIntoSight(el, last) {
     var box = el.getBoundingClientRect();
+    var end = (last || el).getBoundingClientRect();
     var top = coveredTop();
-    if (box.top >= top && box.bottom <= window.innerHeight) {
+    var bottom = seenBottom();
+    if (box.top >= top && end.bottom <= bottom) {
       return;
     }
-    window.scrollBy(0, box.top - top - 12);
+    if (end.bottom > bottom && end.bottom - box.top <= bottom - top - 12) {
+      window.scrollBy(0, end.bottom - bottom + 12);
+    } else {
+      window.scrollBy(0, box.top - top - 12);
+    }
   }
 
   document.addEventListener("htmx:afterSettle", function (evt) {
@@ -696,6 +865,7 @@
     if (form && !(saved && saved.pending)) {
       say(form, "");
     }
+    previewAgain();
     sendAgain();
   });
   window.addEventListener("beforeunload", function () {

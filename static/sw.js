@@ -85,10 +85,11 @@ async function keepPage(request, response) {
   for (const old of keys.slice(0, Math.max(0, keys.length - MAX_PAGES))) await cache.delete(old);
 }
 
+// the copy of this very page (its query aside), never another one: a page this phone
+// never opened is not the start page, whatever else is kept
 async function offlineCopy(url) {
   const cache = await caches.open(PAGES);
-  const kept = (await cache.match(url)) || (await cache.match(url, { ignoreSearch: true }))
-    || (await cache.match(scope.href));
+  const kept = (await cache.match(url)) || (await cache.match(url, { ignoreSearch: true }));
   if (!kept) return notLoadedYet();
   // mark it, so that the page shows it as the copy it is (and not as the live sheet)
   const html = (await kept.text()).replace("<body", "<body data-offline-copy");

@@ -103,6 +103,39 @@ def rundgang_melds(declared: list[str]) -> list[str]:
     return [*pairs, *fours]
 
 
+def rundgang_gain(calc: Calculator) -> int | None:
+    """What one tap on "Rundgang" adds to the total now — the number its button shows, so
+    that it says what the tap does; None where the tap adds nothing (not in declare
+    mode, a Rundgang already there) or the melds cannot all be shown (the hand is too
+    small for them: the tap says why).
+
+    The Rundgang is worth its parts (docs/rules.md section 3.4), so it is worth what the
+    trump makes of them.  Before the trump is named every pair is a plain one:
+
+    >>> rundgang_gain(Calculator.start(Ruleset(), trump=None, players=3))
+    220
+    >>> rundgang_gain(Calculator.start(Ruleset(), trump="E", players=3))
+    240
+    >>> rundgang_gain(Calculator.start(Ruleset(rundgang="flat 250"), trump="E", players=3))
+    250
+
+    Around a trump family already declared, the rest of the 350:
+
+    >>> calc = Calculator.start(Ruleset(), trump="E", players=3)
+    >>> tap(calc, Tap(add="family E"))
+    >>> rundgang_gain(calc), calc.total
+    (200, 150)
+    """
+    missing = rundgang_melds(calc.declared)
+    if calc.mode != "declare" or not missing or len(calc.declared) + len(missing) > MAX_MELDS:
+        return None
+    try:
+        result = check_meld([*calc.declared, *missing], calc.trump, calc.ruleset, calc.hand_size)
+    except RulesError:
+        return None
+    return result.total - calc.total
+
+
 def deck_cards(ruleset: Ruleset) -> list[Card]:
     """Every card of the deck once, suit by suit, highest rank first.
 

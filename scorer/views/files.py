@@ -2,7 +2,9 @@
 
 The score sheet, the tournament's exports and backups, the series' files: every view
 that answers with a file names it with :func:`file_name` and sends it with
-:func:`download`.
+:func:`download`.  The words of a name are the reader's (gettext at the call: German
+``partie``, ``runde-1-tischkarten``, ``zettel``, ``sicherung``); only the game's name
+``binokel`` and the app's ``scorer`` are the same in every language.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ _SPELLED_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "�
 
 
 def file_name(*parts: object, ext: str) -> str:
-    """A download name that keeps every language's letters: ``binokel-rößle-match-2.pdf``
+    """A download name that keeps every language's letters: ``binokel-rößle-partie-2.pdf``
     (:func:`download` sends an ASCII spelling of it beside, for old browsers)."""
     text = "-".join(str(p) for p in parts if str(p))
     text = re.sub(r"[\W_]+", "-", text).strip("-").lower()[:60].strip("-") or "binokel"
@@ -29,8 +31,8 @@ def file_name(*parts: object, ext: str) -> str:
 def ascii_name(name: str) -> str:
     """The same name in ASCII: umlauts spelled out, accents dropped.
 
-    >>> ascii_name("binokel-rößle-match-1.csv"), ascii_name("binokel-café-ü.pdf")
-    ('binokel-roessle-match-1.csv', 'binokel-cafe-ue.pdf')
+    >>> ascii_name("binokel-rößle-partie-1.csv"), ascii_name("binokel-café-ü.pdf")
+    ('binokel-roessle-partie-1.csv', 'binokel-cafe-ue.pdf')
     >>> ascii_name("ранг.csv")
     'binokel.csv'
     """

@@ -7,7 +7,8 @@ whole app; registered by ``static/app.js``, no inline script):
 - Static files (``/static/…``, fingerprinted with ``?v=``) come from its cache first.
 - When it is activated it keeps ``/offline/de`` and ``/offline/en`` (:func:`offline`, the
   app's own page in each language, with its stylesheet): a page this phone never
-  loaded, asked for without a connection, gets the one in the phone's language.
+  loaded, asked for without a connection, gets the one in the phone's language — never
+  the copy of another page (the start page neither), whatever the phone keeps.
 - Pages (navigations, GET only) come from the network first; a copy of the last 12
   pages this phone loaded is kept and shown when the network fails, marked as an
   offline copy (``data-offline-copy``: ``static/app.js`` shows a note and makes its

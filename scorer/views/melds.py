@@ -49,6 +49,7 @@ from ..rules.calculator import (
     cards_text,
     meld_names,
     player_choices,
+    rundgang_gain,
     tap,
 )
 from ..web import is_htmx, render
@@ -208,7 +209,9 @@ def context(calc: Calculator, form: CalculatorForm, **extra: Any) -> dict[str, A
         "calc_lines": breakdown(calc),
         "calc_offer": implied_offer(calc),
         "calc_rundgang": calc.rundgang,
-        "calc_rundgang_points": rundgang_totals(calc.ruleset, calc.trump),
+        # the Rundgang exists under these rules; its button shows what a tap adds now
+        "calc_rundgang_known": rundgang_totals(calc.ruleset) is not None,
+        "calc_rundgang_gain": rundgang_gain(calc),
         "calc_kinds": SUIT_MELD_KINDS,
         "calc_ranks": RANK_HEADS,
         "calc_htmx": is_htmx(),

@@ -113,7 +113,7 @@ def _json(data: dict[str, Any], name: str) -> Response:
 def export(token: str) -> Response:
     """The session as a backup file."""
     row = services.get_session(token)
-    name = file_name("scorer", row.title, row.created_at.date().isoformat(), ext="json")
+    name = file_name(gettext("Backup"), row.title, row.created_at.date().isoformat(), ext="json")
     return _json(services.export_sessions([row]), name)
 
 
@@ -121,7 +121,7 @@ def export(token: str) -> Response:
 def export_device() -> Response:
     """Every session this device has opened, as one backup file."""
     rows = services.device_sessions(recent())
-    return _json(services.export_sessions(rows), "scorer-backup.json")
+    return _json(services.export_sessions(rows), file_name("scorer", gettext("Backup"), ext="json"))
 
 
 IMPORT_COMMAND = "flask --app scorer backup import FILE"

@@ -144,6 +144,43 @@ def test_the_last_sheet_opens_without_a_connection(
     back_online(page, live_server)
 
 
+@pytest.mark.parametrize("address", ["/t/new", "/new", "/m/never-opened-here"])
+def test_a_page_never_opened_says_so_offline_whatever_is_kept(
+    make_page: Callable[..., Any],
+    live_server: LiveServer,
+    shot: Callable[[Any, str], Path],
+    address: str,
+) -> None:
+    """The phone kept the start page and a match; offline, an address it never opened
+    gets the "not opened on this phone yet" card, not the start page dressed as its copy."""
+    token, _session = played_match(live_server, 3, target=100_000)
+    page = make_page(**WITH_WORKER)
+    page.goto("/")
+    worker_ready(page)
+    page.goto(f"/m/{token}")
+    worker_ready(page)
+    live_server.offline(page)
+    page.goto(address)
+    card = page.locator("#offline-page")
+    expect(card).to_be_visible()
+    expect(card).to_contain_text("noch nicht geöffnet")
+    expect(page.locator("#offline-note")).to_be_hidden()  # no "last loaded copy" here
+    expect(page.locator("a.button.primary[href='/new']")).to_have_count(0)  # not the home page
+    box = card.bounding_box()
+    assert box is not None and 0 <= box["y"] < 844 and box["x"] + box["width"] <= 390
+    assert fits_width(page)
+    if address == "/t/new":
+        shot(page, "app-offline-never-opened")
+    # what it did keep is still its copy
+    page.goto(f"/m/{token}")
+    expect(page.locator("#offline-note")).to_be_visible()
+    expect(page.locator(ROWS)).to_have_count(3)
+    page.goto("/")
+    expect(page.locator("#offline-note")).to_be_visible()
+    expect(page.locator("#offline-page")).to_have_count(0)
+    back_online(page, live_server)
+
+
 def test_an_offline_copy_reloads_only_when_its_page_answers(
     make_page: Callable[..., Any], live_server: LiveServer
 ) -> None:

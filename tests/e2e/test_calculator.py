@@ -61,6 +61,34 @@ def test_a_rundgang_through_the_implied_melds(page: Any, shot: Shot) -> None:
     expect(page.locator('#calc button[name="implied"]')).to_have_count(0)
 
 
+def test_the_rundgang_button_adds_what_it_says_before_and_after_the_trump(
+    page: Any, shot: Shot
+) -> None:
+    """Without a trump the button said "Rundgang 240" and added 220 (issue 34 §7): its
+    number is what the tap adds, under the trump as it stands."""
+    page.goto("/melds")
+    button = page.locator('#calc button[name="rundgang"]')
+    expect(button.locator(".mp")).to_have_text("220")
+    button.scroll_into_view_if_needed()
+    box = button.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
+    assert box["x"] + box["width"] <= 390 and box["height"] >= 44
+    shot(page, "calculator-rundgang-no-trump")
+    button.click()
+    expect(total(page)).to_have_text("220")
+    expect(page.locator("#calc .calc-total .tag")).to_have_text("Rundgang")
+    expect(button).to_have_count(0)  # a Rundgang is there: nothing more to add
+    # the trump named: one of the pairs is the trump pair
+    page.locator("#calc label.trump-E").click()
+    expect(total(page)).to_have_text("240")
+    # started again with the trump: the button says 240, and adds it
+    page.locator('#calc button[name="clear"]').click()
+    expect(total(page)).to_have_text("0")
+    expect(button.locator(".mp")).to_have_text("240")
+    button.click()
+    expect(total(page)).to_have_text("240")
+
+
 def test_three_herz_pairs_are_refused(page: Any, shot: Shot) -> None:
     page.goto("/melds?lang=en")
     for _ in range(3):

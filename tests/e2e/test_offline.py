@@ -19,11 +19,19 @@ from scorer import services
 from scorer.extensions import db
 from scorer.models import Hand
 from scorer.rules import PRESETS
-from tests.e2e.conftest import PHONE, SCREENS, LiveServer
+from tests.e2e.conftest import (
+    PHONE,
+    SCREENS,
+    LiveServer,
+    enlarge_text,
+    fits_width,
+    no_axe_violations,
+)
 
 pytestmark = pytest.mark.e2e
 
 ROWS = "#sheet tbody tr[id^=hand-]"
+SAVE = "#hand-form .actions button[type=submit]"
 
 
 def new_match(live: LiveServer) -> str:
@@ -73,7 +81,7 @@ def snapshot(page: Page, name: str) -> None:
 
 
 def save(page: Page) -> None:
-    page.locator("#hand-form button[type=submit]").click()
+    page.locator(SAVE).click()
 
 
 def saved_offline(page: Page, live_server: LiveServer) -> tuple[str, str]:
@@ -171,11 +179,15 @@ def test_typed_fields_come_back_after_a_reload(page: Page, live_server: LiveServ
     open_filled_hand(page, live_server)
     version = page.locator("#hand-form input[name=version]").input_value()
     page.reload()
+    # offered, not imposed: the Schreiber restores it with a tap
+    expect(page.locator("#bid")).to_have_value("")
+    page.locator("#hand-form .restore-offer button[data-offer=restore]").click()
+    expect(page.locator("#hand-form .restore-offer")).to_have_count(0)
     expect(page.locator("#bid")).to_have_value("300")
     expect(page.locator("#parties-0-melds")).to_have_value("100")
     expect(page.locator("#trump-set input[value=H]")).to_be_checked()
     expect(page.locator("#declarer-set input[value='0']")).to_be_checked()
-    expect(page.locator("#hand-form .offline-note")).to_be_visible()
+    expect(page.locator("#live-result")).to_contain_text("280 von 300")  # asked anew
     assert page.locator("#hand-form input[name=version]").input_value() == version
     save(page)
     expect(page.locator(ROWS)).to_have_count(1)
@@ -295,3 +307,133 @@ def test_a_double_tap_on_save_sends_the_hand_once(page: Page, live_server: LiveS
     assert page.evaluate("() => window.submits") == 2  # two taps ...
     assert len(posts) == 1, posts  # ... one hand sent
     assert hands_saved(live_server) == 1
+
+
+def covered_top(page: Page) -> float:
+    """The bottom of the bars that stay on top of the screen (the top bar, the totals)."""
+    return float(
+        page.evaluate(
+            """() => Math.max(0, ...[...document.querySelectorAll('.topbar, .totals-bar')]
+                .filter(bar => ['sticky', 'fixed'].includes(getComputedStyle(bar).position))
+                .map(bar => bar.getBoundingClientRect())
+                .filter(box => box.top <= 1)
+                .map(box => box.bottom))"""
+        )
+    )
+
+
+def in_sight(page: Page, selector: str) -> dict[str, float]:
+    """The box of ``selector`` in the viewport, asserted to lie between the bars on top
+    and the screen's bottom (844)."""
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    top = covered_top(page)
+    assert box["y"] >= top - 1, (selector, box, top)
+    assert box["y"] + box["height"] <= PHONE["height"], (selector, box)
+    return box
+
+
+@pytest.mark.parametrize("gesture", ["enter", "tap"])
+def test_an_offline_save_is_said_where_the_thumb_is(
+    page: Page, live_server: LiveServer, gesture: str
+) -> None:
+    """Offline, the Enter on the last field (the save button then a screen below) or a
+    tap on "Spiel eintragen" (the form's top a screen above): the note is on the screen,
+    right above the button, and the button with it."""
+    open_filled_hand(page, live_server)
+    last = page.locator("#parties-2-melds")  # the last field still to fill: Enter saves
+    last.focus()
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.context.set_offline(True)
+    if gesture == "enter":
+        assert page.locator(SAVE).bounding_box()["y"] > PHONE["height"]  # below the screen
+        last.press("Enter")
+    else:
+        page.locator(SAVE).scroll_into_view_if_needed()
+        form_top = page.locator("#hand-form").bounding_box()
+        assert form_top is not None and form_top["y"] < 0  # the form's top is above it
+        save(page)
+    note = page.locator("#hand-form .offline-note")
+    expect(note).to_have_text(page.locator("#entry").get_attribute("data-offline-text") or "-")
+    note_box = in_sight(page, "#hand-form .offline-note")
+    button = in_sight(page, SAVE)
+    gap = button["y"] - (note_box["y"] + note_box["height"])
+    assert 0 <= gap <= 24, (note_box, button)  # right above the button
+    # the live result of these very values stays above the note
+    expect(page.locator("#live-result")).to_contain_text("280 von 300")
+    page.screenshot(path=str(SCREENS / f"offline-note-after-{gesture}.png"))
+    no_axe_violations(page, "the offline note")
+    enlarge_text(page)  # 200 %: the note wraps within the phone's width
+    assert fits_width(page)
+    assert hands_saved(live_server) == 0
+    page.context.set_offline(False)
+    expect(page.locator(ROWS)).to_have_count(1)
+    assert hands_saved(live_server) == 1
+
+
+def test_offline_the_live_result_says_it_waits_for_the_connection(
+    page: Page, live_server: LiveServer
+) -> None:
+    """The hand's result is the server's to work out: typed offline, its box says that it
+    comes with the connection (not the result of the values before), and it comes."""
+    open_filled_hand(page, live_server)
+    expect(page.locator("#live-result")).to_contain_text("280 von 300")
+    page.context.set_offline(True)
+    page.locator("#parties-0-tricks").fill("170")
+    offline = page.locator("#preview .live-offline")
+    expect(offline).to_have_text(
+        page.locator("#entry").get_attribute("data-no-preview-text") or "-"
+    )
+    expect(page.locator("#live-result")).to_have_count(0)
+    page.screenshot(path=str(SCREENS / "offline-live-result.png"))
+    page.context.set_offline(False)  # back: the result of what is typed now
+    expect(page.locator("#live-result")).to_contain_text("270 von 300")
+    expect(offline).to_have_count(0)
+    assert hands_saved(live_server) == 0  # nothing was sent: only typed
+
+
+def test_an_entry_never_sent_is_offered_after_a_reload_not_imposed(
+    page: Page, live_server: LiveServer
+) -> None:
+    """A hand typed wrong and left (the page reloaded to start again) does not come back
+    into the form by itself, where the next digits would be appended to it ("500040"): a
+    calm notice offers it, "Wiederherstellen" or "Verwerfen", in sight at the form's top."""
+    token = new_match(live_server)
+    page.goto(f"/m/{token}")
+    choose(page, "declarer-set", "0")
+    page.locator("#bid").fill("5000")
+    choose(page, "trump-set", "H")
+    page.reload()
+    offer = page.locator("#hand-form .restore-offer")
+    expect(offer).to_contain_text("nicht gesendete Eingabe")
+    expect(offer.locator(".restore-gist")).to_have_text("Anna · Reizwert 5000 · Herz")
+    box = in_sight(page, "#hand-form .restore-offer")
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    # a notice, not an error: not the error's red style, not an alert
+    assert "flash-error" not in (offer.get_attribute("class") or "")
+    assert offer.get_attribute("role") == "status"
+    expect(offer.get_by_role("button", name="Wiederherstellen")).to_be_visible()
+    expect(offer.get_by_role("button", name="Verwerfen")).to_be_visible()
+    # the form is as the page brought it until the Schreiber chooses
+    expect(page.locator("#bid")).to_have_value("")
+    expect(page.locator("#declarer-set input:checked")).to_have_count(0)
+    page.screenshot(path=str(SCREENS / "restore-offer.png"))
+    no_axe_violations(page, "the offer of an entry never sent")
+    # typing starts a new entry: nothing is appended to the one offered
+    page.locator("#bid").press_sequentially("400")
+    expect(page.locator("#bid")).to_have_value("400")
+    expect(offer).to_be_visible()
+    offer.get_by_role("button", name="Verwerfen").click()
+    expect(offer).to_have_count(0)
+    expect(page.locator("#bid")).to_have_value("400")  # what he typed stays
+    assert page.evaluate(f"() => localStorage.getItem('scorer.hand.{token}.offered')") is None
+    # the next reload offers what was typed last; restored, it is in the form
+    page.reload()
+    expect(offer.locator(".restore-gist")).to_have_text("Reizwert 400")
+    enlarge_text(page)  # 200 %: the notice and its buttons wrap within the phone
+    assert fits_width(page)
+    enlarge_text(page, 100)
+    offer.get_by_role("button", name="Wiederherstellen").click()
+    expect(page.locator("#bid")).to_have_value("400")
+    expect(offer).to_have_count(0)
+    assert hands_saved(live_server) == 0

@@ -38,7 +38,8 @@ def test_finish_a_session_download_the_pdf_and_settle_the_stakes(
     page.goto(f"/m/{token}")
     with page.expect_download() as info:
         page.locator("#sheet-csv").click()
-    assert info.value.suggested_filename.endswith(".csv")
+    # named in the phone's language (issue 34 §7: "…-match-1.csv" in German)
+    assert info.value.suggested_filename == "binokel-stammtisch-partie-1.csv"
     pdf = page.request.get(page.locator("#sheet-pdf").get_attribute("href") or "")
     assert pdf.ok and pdf.headers["content-type"] == "application/pdf"
     path = tmp_path / "sheet.pdf"

@@ -15,7 +15,13 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorer.extensions import db
-from tests.e2e.conftest import LiveServer, enlarge_text, fits_width, no_axe_violations
+from tests.e2e.conftest import (
+    SCREENS,
+    LiveServer,
+    enlarge_text,
+    fits_width,
+    no_axe_violations,
+)
 from tests.tournament_builders import (
     HALL_NAMES,
     signed_and_paper_round,
@@ -93,6 +99,55 @@ def test_no_axe_violation_on_the_beamer(
     expect(page.locator("#pub-legend")).to_be_visible()
     shot(page, "t-axe-beamer")
     no_axe_violations(page, "beamer")
+
+
+# the Screen Wake Lock, recorded (and stood in for where the browser has none)
+WAKE_LOCK_RECORDED = """
+window.wakeRequests = 0;
+const sentinel = {release: () => Promise.resolve(), addEventListener: () => {}};
+Object.defineProperty(navigator, 'wakeLock', {configurable: true, value: {request: () => {
+  window.wakeRequests += 1; return Promise.resolve(sentinel);
+}}});
+"""
+
+
+def test_the_beamer_shows_no_phone_controls_and_a_qr_code_for_the_hall(
+    make_page: Callable[..., Any], live_server: LiveServer, shot: Shot
+) -> None:
+    """Issue 34 §7: the beamer showed the phone's "Bildschirm an" and "EN", and a QR code
+    of 150 px.  At 1920×1080: no phone controls (the screen stays on by itself), and
+    the code beside the ranking, 42 % of the screen's height, whole on the screen."""
+    _, view = evening(live_server)
+    page = make_page(viewport=BEAMER, is_mobile=False, has_touch=False)
+    page.add_init_script(WAKE_LOCK_RECORDED)
+    page.goto(f"/p/{view}")
+    expect(page.locator("#live[data-beamer]")).to_have_count(1)
+    settled(page)
+    expect(page.locator(".topnav")).to_be_hidden()
+    expect(page.locator("#wake")).to_be_hidden()
+    expect(page.locator(".topnav a[hreflang]")).to_be_hidden()
+    page.wait_for_function("() => window.wakeRequests >= 1")  # kept on without a switch
+    code = page.locator("#live .pub-qr img")
+    expect(code).to_be_visible()
+    page.wait_for_function("() => document.querySelector('#live .pub-qr img').naturalWidth > 0")
+    box = code.bounding_box()
+    table = page.locator("table.pub-ranking").bounding_box()
+    assert box is not None and table is not None
+    assert box["height"] >= 0.4 * BEAMER["height"] and box["width"] == box["height"], box
+    assert box["y"] >= 0 and box["y"] + box["height"] <= BEAMER["height"]
+    assert box["x"] + box["width"] <= BEAMER["width"]
+    assert table["x"] + table["width"] <= box["x"]  # beside the ranking, over none of it
+    expect(page.locator("#live .pub-qr figcaption")).to_be_visible()
+    shot(page, "t-beamer-hall")
+    page.screenshot(path=str(SCREENS / "t-beamer-hall-screen.png"))
+    no_axe_violations(page, "beamer")
+    # a player's phone keeps its controls, and shows no code to itself
+    phone = make_page()
+    phone.goto(f"/p/{view}")
+    settled(phone)
+    expect(phone.locator(".topnav a[hreflang]")).to_be_visible()
+    expect(phone.locator("#live .pub-qr")).to_be_hidden()
+    assert fits_width(phone)
 
 
 @pytest.mark.parametrize("what", ["ranking", "seats", "seats?q=7", "players/3", "me", "prizes"])

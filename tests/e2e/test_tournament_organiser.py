@@ -80,6 +80,14 @@ def test_the_players_come_from_an_excel_sheet_and_are_all_present_at_once(
     expect(page.locator(".flash-ok").first).to_contain_text("9 Spieler angemeldet.")
     everyone = page.locator("#everyone-form button[type=submit]")
     expect(everyone).to_have_text("Alle anwesend (9)")
+    # none of them present yet: the hint says to mark them present (not to register more
+    # players), on the screen right above the button that does it (issue 34 §7)
+    expect(page.locator("#tables-hint")).not_to_contain_text("anmelden")
+    remedy = page.locator("#tables-remedy")
+    expect(remedy).to_contain_text("9 angemeldete Spieler sind noch nicht als da markiert")
+    said, button = remedy.bounding_box(), everyone.bounding_box()
+    assert said and button and said["y"] >= 0 and button["y"] + button["height"] <= 844
+    assert 0 <= button["y"] - (said["y"] + said["height"]) <= 40, (said, button)
     expect(page.locator("details#import")).not_to_have_attribute("open", "")  # folded, on top
     # a row reads as its state; its button's name says what a tap does
     xaver = page.get_by_role("button", name="nicht da – Xaver Ott als da markieren")
@@ -103,6 +111,8 @@ def test_the_players_come_from_an_excel_sheet_and_are_all_present_at_once(
     shown = numbers_on_the_page(page)
     assert shown == {name: str(i) for i, (name, _club) in enumerate(SHEET, 1)}
     expect(page.locator("#everyone-form")).to_have_count(0)
+    expect(page.locator("#tables-hint")).to_have_text("Runde 1: 9 Spieler → 3 Tische zu 3")
+    expect(page.locator("#tables-remedy")).to_have_count(0)
 
     # a mis-tap undone: Erna is not here after all (not drawn yet: one tap, no question)
     erna = page.get_by_role("button", name="da – Erna Weiß als nicht da markieren")
@@ -169,6 +179,16 @@ def test_the_round_is_closed_from_the_tournaments_page_after_one_question(
     )
     no_axe_violations(page, "close round 1?")
     shot(page, "t30-close-question")
+    # its address opened again (a reload, the back button, a link kept): the question
+    # once more, not "405 Nicht erlaubt" (issue 34 §7), its answer in sight
+    page.goto(page.url)
+    expect(page.locator("h1")).to_have_text("Runde 1 abschließen?")
+    yes = page.get_by_role("button", name="Ja, Runde 1 abschließen")
+    box = yes.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
+    assert box["x"] + box["width"] <= 390
+    expect(page.locator("#close-confirm input[name=back]")).to_have_value(f"/t/{token}")
+    no_axe_violations(page, "close round 1? opened again")
     page.get_by_role("link", name="Zurück, nicht abschließen").click()
     expect(page.locator("#home-close-form button[type=submit]")).to_be_enabled()
     with live_server.app.app_context():

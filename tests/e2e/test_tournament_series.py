@@ -367,6 +367,7 @@ def test_the_ranking_as_csv_and_excel(
 
     csv_path = fetch("#ranking-csv")
     assert csv_path.suffix == ".csv"
+    assert csv_path.name.startswith("rangliste-")  # in the phone's language
     with csv_path.open(encoding="utf-8-sig", newline="") as f:
         head, *lines = list(csv.reader(f, delimiter=";"))
     assert head[:4] == ["Rang", "Startnummer", "Name", "Verein"]

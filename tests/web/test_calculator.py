@@ -163,6 +163,47 @@ def test_the_rundgang_is_offered_through_the_implied_melds(en: FlaskClient) -> N
     assert total_of(r) == 350
 
 
+def rundgang_button(response: Any) -> str:
+    """The number on the Rundgang button ("" when it shows none)."""
+    html = response.get_data(as_text=True)
+    found = re.search(r'name="rundgang" value="1"[^>]*>(.*?)</button>', html, re.S)
+    assert found, "no Rundgang button"
+    points = re.search(r'class="mp" id="rundgang-points">([^<]*)<', found[1])
+    return points[1] if points else ""
+
+
+@pytest.mark.parametrize(
+    ("trump", "melds", "shown", "total"),
+    [
+        ("", "", "220", 220),  # no trump yet: four plain pairs, four Könige, four Ober
+        ("E", "", "240", 240),  # one of them the trump pair
+        ("E", "family E", "+200", 350),  # around the trump family
+        ("", "pair H", "+200", 220),
+    ],
+)
+def test_the_rundgang_button_shows_what_its_tap_adds(
+    en: FlaskClient, trump: str, melds: str, shown: str, total: int
+) -> None:
+    """The button's number is the rules' (rundgang_gain): "Rundgang 240" without a trump
+    added 220 (issue 34 §7)."""
+    before = calc(en, trump=trump, melds=melds)
+    assert rundgang_button(before) == shown
+    after = calc(en, trump=trump, melds=melds, rundgang="1")
+    assert total_of(after) == total
+    assert total_of(after) - total_of(before) == int(shown.lstrip("+"))
+    assert '<span class="tag">Rundgang</span>' in after.get_data(as_text=True)
+
+
+def test_a_rundgang_the_hand_cannot_hold_shows_no_number(en: FlaskClient) -> None:
+    """Four players hold 9 cards: two Achterle leave no room for the Rundgang's pairs.
+    The button stays (its tap says why), without a number it would not add."""
+    r = calc(en, preset="kreuzbinokel", trump="E", melds="eight A")
+    assert rundgang_button(r) == ""
+    r = calc(en, preset="kreuzbinokel", trump="E", melds="eight A", rundgang="1")
+    assert total_of(r) == 1000
+    assert "a hand holds 9" in error_of(r), error_of(r)
+
+
 def test_a_stale_declaration_is_cut_back_with_the_reason(en: FlaskClient) -> None:
     # double_binokel does not exist in the Swiss game: it is dropped, the rest kept
     r = calc(en, preset="schweizer", melds="double_binokel,pair H")

@@ -91,10 +91,10 @@ def test_the_file_name_keeps_the_umlauts_with_an_ascii_spelling_beside(
         assert response.status_code == 200
         ext = path.rpartition(".")[2]
         disposition = response.headers["Content-Disposition"]
-        assert f'filename="binokel-stammtisch-im-roessle-match-1.{ext}"' in disposition
+        assert f'filename="binokel-stammtisch-im-roessle-partie-1.{ext}"' in disposition
         assert (
-            f"filename*=UTF-8''binokel-stammtisch-im-r%C3%B6%C3%9Fle-match-1.{ext}" in disposition
+            f"filename*=UTF-8''binokel-stammtisch-im-r%C3%B6%C3%9Fle-partie-1.{ext}" in disposition
         )
         # what a browser makes of it: the name with its umlauts
         _, options = parse_options_header(disposition)
-        assert options["filename"] == f"binokel-stammtisch-im-rößle-match-1.{ext}"
+        assert options["filename"] == f"binokel-stammtisch-im-rößle-partie-1.{ext}"

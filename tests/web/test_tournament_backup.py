@@ -70,7 +70,7 @@ def test_download_and_restore_as_a_copy_shows_the_organiser_link_once(
     response = client.get(f"/t/{token}/backup.json")
     assert response.status_code == 200
     assert response.mimetype == "application/json"
-    assert 'filename="turnier-herbstturnier' in response.headers["Content-Disposition"]
+    assert 'filename="tournament-herbstturnier' in response.headers["Content-Disposition"]
     data = response.get_data()
     assert json.loads(data)["format"] == "scorer-tournament"
     restored = upload(client, data)

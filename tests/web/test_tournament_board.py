@@ -238,6 +238,39 @@ def test_closing_a_signed_round_asks_once(app: Flask, client: FlaskClient) -> No
         assert the(token).round_rows[0].closed_at is not None
 
 
+def test_the_close_questions_address_reopened_asks_again(app: Flask, client: FlaskClient) -> None:
+    """A reload or the back button on "Close round 1?" (a GET on its address) was 405
+    "Nicht erlaubt" (issue 34 §7): it asks the question as it stands now."""
+    token = with_round(app)
+    play(app, token, 2, 3)
+    play(app, token, 3, 3)
+    play(app, token, 1)  # table 1 still plays
+    address = f"/t/{token}/rounds/1/close"
+    playing = client.get(address)
+    assert playing.status_code == 303 and playing.headers["Location"] == f"/t/{token}/board"
+    assert "Table 1 is still playing" in after(client, playing)
+    confirm_all(app, token, 2)
+    play(app, token, 1, 2)  # its last two deals
+    reopened = client.get(address + "?lang=de")
+    assert reopened.status_code == 200
+    text = page_text(reopened)
+    assert "Runde 1 abschließen?" in text and "Nicht erlaubt" not in text
+    assert "An den Tischen 1, 3 haben noch nicht alle Spieler das Ergebnis bestätigt" in text
+    sure = form_data(reopened.get_data(as_text=True), "close-confirm")
+    assert sure == {"warned": "1,3", "sure": "1", "back": f"/t/{token}/board"}
+    with app.app_context():
+        assert the(token).round_rows[0].closed_at is None  # asking changes nothing
+    closed = client.post(address, data=sure)
+    assert closed.headers["Location"] == f"/t/{token}/board"
+    with app.app_context():
+        assert the(token).round_rows[0].closed_at is not None
+    # reopened once more, the round is closed: that is said where the rounds are
+    again = client.get(address + "?back=//evil.example/x")
+    assert again.status_code == 303 and again.headers["Location"] == f"/t/{token}/board"
+    assert "Runde 1 ist abgeschlossen." in after(client, again)
+    assert client.get(f"/t/{token}/rounds/9/close").status_code == 404
+
+
 @pytest.mark.parametrize("back", ["//evil.example/x", "https://evil.example/", "/\\evil"])
 def test_the_close_goes_back_only_to_this_site(app: Flask, client: FlaskClient, back: str) -> None:
     token = with_round(app, hands=None)

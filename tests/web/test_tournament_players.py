@@ -137,6 +137,43 @@ def test_a_clear_hint_when_the_players_make_no_round(
     assert "t-problem" in html
 
 
+def hint_of(html: str) -> str:
+    """The count's hint about the next round (its problem and what to do), as text."""
+    return page_text(html.split('id="tables-hint"', 1)[1].split("</p>", 1)[0])
+
+
+def test_players_registered_but_not_here_are_to_be_marked_present(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Nine registered, none present: the remedy is to mark them present, not to
+    register more (issue 34 §7: "weitere Spieler anmelden")."""
+    token = new(app, 9, present=0)
+    hint = hint_of(client.get(f"/t/{token}/players").get_data(as_text=True))
+    assert "anmelden" not in hint
+    assert "weitere Spieler als anwesend eintragen" in hint
+    assert "9 angemeldete Spieler sind noch nicht als da markiert" in hint
+    assert "„Alle anwesend“" in hint
+    english = hint_of(client.get(f"/t/{token}/players?lang=en").get_data(as_text=True))
+    assert "9 registered players are not marked present yet" in english
+    # the organiser's page, beside the draw that cannot be made yet: the way there
+    home = client.get(f"/t/{token}?lang=de").get_data(as_text=True)
+    problem = home.split('id="draw-problem"', 1)[1].split("</p>", 1)[0]
+    assert "9 angemeldete Spieler sind noch nicht als da markiert" in page_text(problem)
+    assert f'href="/t/{token}/players" id="draw-remedy"' in problem
+    # one of three checked in by a tap (htmx): the count that comes with the row says
+    # two are still to be marked
+    token = new(app, 3, present=0)
+    first = entrant_id(app, token, "Spieler 01")
+    html = tap(client, token, first, "check_in", headers=HX).get_data(as_text=True)
+    assert "2 angemeldete Spieler sind noch nicht als da markiert" in hint_of(html)
+    # everyone there: the tables, and nothing left to do
+    for name in ("Spieler 02", "Spieler 03"):
+        tap(client, token, entrant_id(app, token, name), "check_in")
+    html = client.get(f"/t/{token}/players").get_data(as_text=True)
+    assert "3 Spieler → 1 Tisch zu 3" in hint_of(html)
+    assert "tables-remedy" not in html
+
+
 def test_search_by_name_or_number_for_htmx(app: Flask, client: FlaskClient) -> None:
     token = new(app, 12, present=12)
     response = client.get(f"/t/{token}/players?q=spieler+1", headers=HX)

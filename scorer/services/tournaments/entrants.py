@@ -384,6 +384,9 @@ class Count:
     tables: tuple[int, ...] | None
     """The next round's tables (4s first), or None when the players make no round."""
     problem: RulesError | None
+    absent: int = 0
+    """Registered, neither checked in nor withdrawn: whom a round short of players waits for
+    to be marked present."""
 
 
 def count(tournament: Tournament) -> Count:
@@ -407,6 +410,7 @@ def count(tournament: Tournament) -> Count:
         playing=playing,
         tables=tables,
         problem=problem,
+        absent=len([e for e in entrants if e.number is None and e.withdrawn_before is None]),
     )
 
 

@@ -61,7 +61,7 @@ def _json(data: dict[str, Any], name: str) -> WerkzeugResponse:
 def tournament(token: str) -> WerkzeugResponse:
     """The tournament as one backup file (named after it and its date)."""
     found = setup.get_tournament(token)
-    name = file_name("turnier", found.name, found.held_on, ext="json")
+    name = file_name(gettext("Tournament"), found.name, found.held_on, ext="json")
     return _json(backups.export_tournament(found), name)
 
 
@@ -69,7 +69,7 @@ def tournament(token: str) -> WerkzeugResponse:
 def series(token: str) -> WerkzeugResponse:
     """The series with all its evenings as one backup file."""
     found = cups.get_series(token)
-    return _json(backups.export_series(found), file_name("serie", found.name, ext="json"))
+    return _json(backups.export_series(found), file_name(gettext("Series"), found.name, ext="json"))
 
 
 def _page(form: RestoreForm, *, status: int = 200, error: str | None = None) -> WerkzeugResponse:

@@ -179,6 +179,7 @@ def _next_draw(tournament: Tournament, counted: entrants.Count) -> dict[str, Any
         "action": url_or_none("t_rounds.draw", token=tournament.token),
         "waiting_for": last.number if waiting and last is not None else None,
         "problem": rules_message(counted.problem) if counted.problem else None,
+        "absent": counted.absent,
     }
 
 
@@ -192,7 +193,11 @@ def _closing(tournament: Tournament) -> dict[str, Any] | None:
     here = url_for("t_organiser.home", token=tournament.token)  # its message in sight
     return {
         "number": row.number,
-        "action": url_or_none("t_rounds.close", token=tournament.token, number=row.number),
+        # the question's address says where the answer goes: opened again (a reload, the
+        # back button) it still goes back here
+        "action": url_or_none(
+            "t_rounds.close", token=tournament.token, number=row.number, back=here
+        ),
         "unfinished": shown.unfinished,
         "unsigned": shown.unsigned,
         "form": CloseForm(formdata=None, warned=",".join(map(str, shown.unsigned)), back=here),

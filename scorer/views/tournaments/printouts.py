@@ -74,8 +74,33 @@ def serve(tournament: Tournament, printout: Printout) -> Response:
         if isinstance(made, Response):
             return made
         data = made
-    name = file_name("binokel", tournament.name, printout.label, printout.kind, ext="pdf")
+    name = file_name("binokel", tournament.name, *_called(printout), ext="pdf")
     return download(data, "application/pdf", name, inline=True)
+
+
+def _called(printout: Printout) -> tuple[str, ...]:
+    """What a printout's download is called, in the reader's language ("runde-2-tischkarten",
+    "rangliste-nach-runde-1"): its kind in words, and the part its ``label`` names
+    (``""``, ``"round-2"``, ``"round-2-table-3"``)."""
+    parts = printout.label.split("-")
+    found = len(parts) >= 2 and parts[0] == "round" and parts[1].isdecimal()
+    number = int(parts[1]) if found else None
+    at_table = len(parts) == 4 and parts[2] == "table" and parts[3].isdecimal()
+    table = int(parts[3]) if found and at_table else None
+    if printout.kind == "ranking":
+        if number is None:
+            return (gettext("Ranking"),)
+        return (gettext("Ranking after round %(round)s", round=number),)
+    kinds = {
+        "cards": gettext("Table cards"),
+        "slips": gettext("Paper slips"),
+        "certificates": gettext("Certificates"),
+        "prizes": gettext("Prize list"),
+    }
+    where = [] if number is None else [gettext("Round %(number)s", number=number)]
+    if table is not None:
+        where.append(gettext("Table %(number)s", number=table))
+    return (*where, kinds.get(printout.kind, printout.kind))
 
 
 def _make(tournament: Tournament, printout: Printout) -> bytes | Response:

@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, abort, flash, request, url_for
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...forms.tournament_rounds import (
@@ -298,18 +298,7 @@ def close(token: str, number: int) -> WerkzeugResponse:
     warned = table_numbers(form.warned.data)
     if not shown.unfinished and (form.sure.data != "1" or set(unsigned) - warned):
         # asked once; again when tables went unsigned that the question did not name
-        return render(
-            "tournaments/rounds/close.html",
-            **page_context(
-                tournament,
-                row=row,
-                unsigned=unsigned,
-                back=here,
-                form=CloseForm(
-                    formdata=None, warned=",".join(map(str, unsigned)), sure="1", back=here
-                ),
-            ),
-        )
+        return _close_question(tournament, row, unsigned, here)
     try:
         rounds.close_round(tournament, row)
     except RulesError as exc:
@@ -317,6 +306,52 @@ def close(token: str, number: int) -> WerkzeugResponse:
         return go_to(here)
     flash(gettext("Round %(number)s is closed.", number=number), "info")
     return go_to(here)
+
+
+def _close_question(
+    tournament: Tournament, row: Round, unsigned: list[int], here: str
+) -> WerkzeugResponse:
+    """ "Close round n?", naming the tables not signed; the answer goes back to ``here``."""
+    return render(
+        "tournaments/rounds/close.html",
+        **page_context(
+            tournament,
+            row=row,
+            unsigned=unsigned,
+            back=here,
+            form=CloseForm(formdata=None, warned=",".join(map(str, unsigned)), sure="1", back=here),
+        ),
+    )
+
+
+@bp.get("/t/<token:token>/rounds/<int:number>/close")
+def close_again(token: str, number: int) -> WerkzeugResponse:
+    """The question's address opened again (a reload, the back button, a link kept): the
+    question as it stands now, not 405.  A round closed meanwhile, or with a table still
+    playing, goes where the organiser closes rounds (the board), which says why."""
+    tournament = setup.get_tournament(token)
+    row = round_of(tournament, number)
+    here = same_site_path(request.args.get("back")) or url_for(".board", token=token)
+    if row.closed_at is not None:
+        flash(gettext("Round %(number)s is closed.", number=number), "info")
+        return go_to(here)
+    shown = boards.board(tournament)
+    if shown.row is not row:
+        return go_to(here)
+    if shown.unfinished:
+        flash(
+            ngettext(
+                "Table %(tables)s is still playing: the round closes once it is done or its "
+                "paper slip is typed in.",
+                "Tables %(tables)s are still playing: the round closes once they are done or "
+                "their paper slips are typed in.",
+                len(shown.unfinished),
+                tables=", ".join(map(str, shown.unfinished)),
+            ),
+            "info",
+        )
+        return go_to(here)
+    return _close_question(tournament, row, shown.unsigned, here)
 
 
 @bp.get("/t/<token:token>/changes")

@@ -298,5 +298,8 @@ def ranking_pdf(token: str) -> Response:
     except PdfBusy:
         return slots.busy_response(gettext("Other printouts are being made right now."))
     return download(
-        data, "application/pdf", file_name("binokel", series.name, "cup", ext="pdf"), inline=True
+        data,
+        "application/pdf",
+        file_name("binokel", series.name, gettext("Series ranking"), ext="pdf"),
+        inline=True,
     )
