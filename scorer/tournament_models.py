@@ -259,6 +259,27 @@ class RedrawnLink(db.Model):  # type: ignore[name-defined]
     reason = "redrawn"
 
 
+class TournamentChanges(db.Model):  # type: ignore[name-defined]
+    """How often the tournament's tables changed: what its polls compare, in one row.
+
+    Every transaction that changes a table's match (a hand saved, corrected, struck
+    or restored, a confirmation, a paper slip, a new link) counts one here as its
+    last statement before its commit (``services.tournaments.counting``), so a poll
+    that reads ``count`` reads it together with what that commit wrote, and never
+    sums the versions of a hall's thousand matches.  A tournament none of whose
+    tables changed yet has no row (0).  The tournament's own rows count in its
+    ``version`` (``setup.bump``).
+    """
+
+    __tablename__ = "tournament_changes"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournament.id", ondelete="CASCADE"), primary_key=True
+    )
+    count: Mapped[int] = mapped_column(default=0)
+    changed_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class PublicSnapshot(db.Model):  # type: ignore[name-defined]
     """What the tournament's public link shows, built once per change for every process.
 

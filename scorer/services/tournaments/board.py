@@ -26,7 +26,7 @@ from ...extensions import db
 from ...models import Match, utcnow
 from ...rules import points_step
 from ...rules.tournament import check_slip as rules_check_slip
-from ...tournament_models import Entrant, Round, Tournament, TournamentTable
+from ...tournament_models import Entrant, Round, Tournament, TournamentChanges, TournamentTable
 from ..errors import NotFound
 from ..sheets import ruleset_of
 from ..unit import use_case
@@ -186,6 +186,7 @@ def board(tournament: Tournament, now: datetime | None = None) -> Board:
 
 
 _T = Tournament.__table__
+_C = TournamentChanges.__table__
 _R = Round.__table__
 _TT = TournamentTable.__table__
 _M = Match.__table__
@@ -200,9 +201,9 @@ _POLL = (
     select(
         _T.c.version,
         _T.c.updated_at,
+        func.max(_C.c.count),
+        func.max(_C.c.changed_at),
         func.count(_M.c.id),
-        func.coalesce(func.sum(_M.c.version), 0),
-        func.max(_M.c.updated_at),
         func.coalesce(
             func.sum(
                 case(
@@ -219,7 +220,8 @@ _POLL = (
         ),
     )
     .select_from(
-        _T.outerjoin(_R, and_(_R.c.tournament_id == _T.c.id, _R.c.number == _LAST_ROUND))
+        _T.outerjoin(_C, _C.c.tournament_id == _T.c.id)
+        .outerjoin(_R, and_(_R.c.tournament_id == _T.c.id, _R.c.number == _LAST_ROUND))
         .outerjoin(_TT, _TT.c.round_id == _R.c.id)
         .outerjoin(_M, _M.c.id == _TT.c.match_id)
     )
@@ -232,17 +234,18 @@ def poll_state(token: str, now: datetime | None = None) -> tuple[str, datetime] 
     """What the board shows, as a tag and its last change; None for no such tournament.
 
     One Core statement on a connection of its own: the tournament's version and
-    the sum of its current round's matches' versions (each only grows, so any
-    change of a table changes the sum), and how many tables in play are quiet
-    (a table turning quiet changes the board though nothing was written).
+    its tables' change count (:mod:`.counting`: any change of a table counts),
+    and how many tables of the current round in play are quiet (a table turning
+    quiet changes the board though nothing was written: the one part that reads
+    the round's tables, in the database, for the organiser's one poll every 5 s).
     """
     quiet_before = (now or utcnow()) - QUIET
     with db.engine.connect() as connection:
         found = connection.execute(_POLL, {"token": token, "quiet_before": quiet_before}).first()
     if found is None:
         return None
-    version, updated, tables, versions, changed, quiet = found
-    tag = f"board.t{version}.n{tables}.v{versions}.q{quiet}"
+    version, updated, changes, changed, tables, quiet = found
+    tag = f"board.t{version}.n{tables}.c{changes or 0}.q{quiet}"
     return tag, max(updated, changed or updated)
 
 

@@ -5,11 +5,12 @@ I sit?" and each player's page are rendered from; :mod:`.public_state` builds
 them (a fixed number of statements, going on from the previous build) and
 :mod:`.published` shares each build between all processes.
 
-The public pages poll every few seconds.  :func:`poll_state` answers in one
-Core statement whether anything they show can have changed: the tournament's
-version (players, rounds, tables, settings: ``setup.bump``) together with the
-sum and the count of its tables' match versions (every saved, corrected or
-struck hand and every confirmation counts one at its match).
+The public pages poll every few seconds.  :func:`poll_state` answers from one
+row whether anything they show can have changed: the tournament's version
+(players, rounds, tables, settings: ``setup.bump``) together with the count of
+its tables' changes (every saved, corrected or struck hand, every confirmation
+and paper slip counts one: :mod:`.counting`) — the same work at 10 tables and
+at 1,000.
 """
 
 from __future__ import annotations
@@ -19,11 +20,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import bindparam, select
 
 from ...extensions import db
-from ...models import Match
-from ...tournament_models import Round, Tournament, TournamentTable
+from ...tournament_models import Tournament, TournamentChanges
 
 MAX_NUMBER = 10**6
 """No start number is larger; a larger one typed or in an address names nobody."""
@@ -170,29 +170,21 @@ class PollState(NamedTuple):
 # -- the poll ------------------------------------------------------------------
 
 _TOURNAMENTS = Tournament.__table__
-_ROUNDS = Round.__table__
-_TABLES = TournamentTable.__table__
-_MATCHES = Match.__table__
-# One statement, no ORM rows: the tournament by its (unique, indexed) public link, its
-# rounds by tournament_id, their tables by round_id and each table's match by its key.
-# Every saved hand bumps its match's version, so the sum changes with any of them; a
-# redraw (matches deleted and made anew) bumps the tournament's version.
+_CHANGES = TournamentChanges.__table__
+# One row by the (unique, indexed) public link, whatever the size of the hall: the
+# tournament's version (its own rows: players, rounds, tables, settings) and the count
+# of its tables' changes (every saved, corrected or struck hand, every confirmation and
+# paper slip; ``counting``), each written in the transaction of the change it counts.
 _POLL_STATE = (
     select(
         _TOURNAMENTS.c.id,
         _TOURNAMENTS.c.version,
         _TOURNAMENTS.c.updated_at,
-        func.coalesce(func.sum(_MATCHES.c.version), 0),
-        func.count(_MATCHES.c.id),
-        func.max(_MATCHES.c.updated_at),
+        _CHANGES.c.count,
+        _CHANGES.c.changed_at,
     )
-    .select_from(
-        _TOURNAMENTS.outerjoin(_ROUNDS, _ROUNDS.c.tournament_id == _TOURNAMENTS.c.id)
-        .outerjoin(_TABLES, _TABLES.c.round_id == _ROUNDS.c.id)
-        .outerjoin(_MATCHES, _MATCHES.c.id == _TABLES.c.match_id)
-    )
+    .select_from(_TOURNAMENTS.outerjoin(_CHANGES, _CHANGES.c.tournament_id == _TOURNAMENTS.c.id))
     .where(_TOURNAMENTS.c.view_token == bindparam("view_token"))
-    .group_by(_TOURNAMENTS.c.id, _TOURNAMENTS.c.version, _TOURNAMENTS.c.updated_at)
 )
 
 
@@ -206,9 +198,9 @@ def poll_state(view_token: str) -> PollState | None:
         row = connection.execute(_POLL_STATE, {"view_token": view_token}).first()
     if row is None:
         return None
-    tournament_id, version, updated_at, versions, matches, changed = row
+    tournament_id, version, updated_at, changes, changed = row
     last = max(updated_at, changed) if changed is not None else updated_at
-    return PollState(tournament_id, f"t{tournament_id}.{version}.{versions}.{matches}", last)
+    return PollState(tournament_id, f"t{tournament_id}.{version}.c{changes or 0}", last)
 
 
 # -- names in order -----------------------------------------------------------
