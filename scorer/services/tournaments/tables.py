@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 from sqlalchemy import func, select
 
@@ -44,7 +45,7 @@ class TableState:
     confirmed before a hand was changed, and are asked to confirm again.
     """
 
-    table: TournamentTable
+    players: tuple[int, ...]
     played: int
     deals: int
     done: bool
@@ -54,9 +55,14 @@ class TableState:
     stale: frozenset[int] = frozenset()
 
     @property
+    def finished(self) -> bool:
+        """Played out or typed in from paper: the round may be closed as far as it goes."""
+        return self.done or self.paper
+
+    @property
     def signed(self) -> bool:
         """Every player of the table has confirmed the result (or it came on paper)."""
-        return self.paper or (self.done and self.confirmed >= set(self.table.players))
+        return self.paper or (self.done and self.confirmed.issuperset(self.players))
 
     @property
     def changed(self) -> bool:
@@ -86,14 +92,24 @@ def hands_changed(match_ids: Iterable[int]) -> dict[int, datetime]:
     return {match_id: when for match_id, when in rows}
 
 
+class Given(Protocol):
+    """A confirmation as given: by whom, when (a row of either kind)."""
+
+    @property
+    def entrant_id(self) -> int: ...
+
+    @property
+    def created_at(self) -> datetime: ...
+
+
 def split_confirmations(
-    table: TournamentTable, changed: datetime | None
+    given: Iterable[Given], changed: datetime | None
 ) -> tuple[frozenset[int], frozenset[int]]:
     """The players whose confirmation stands, and those whose went stale: given before
     the hands last ``changed`` (a confirmation in the same instant stands)."""
     standing_: set[int] = set()
     stale: set[int] = set()
-    for c in table.confirmations:
+    for c in given:
         (stale if changed is not None and c.created_at < changed else standing_).add(c.entrant_id)
     return frozenset(standing_), frozenset(stale)
 
@@ -108,9 +124,9 @@ def state_of(table: TournamentTable, changed: Mapping[int, datetime] | None = No
     played = standing(match).hand_count
     if changed is None:
         changed = hands_changed([match.id]) if table.confirmations else {}
-    confirmed, stale = split_confirmations(table, changed.get(match.id))
+    confirmed, stale = split_confirmations(table.confirmations, changed.get(match.id))
     return TableState(
-        table=table,
+        players=tuple(table.players),
         played=played,
         deals=deals_of(match),
         done=match.finished_at is not None,
@@ -185,7 +201,7 @@ def confirm(table: TournamentTable, entrant_id: int) -> None:
     )
     given = next((c for c in table.confirmations if c.entrant_id == entrant_id), None)
     if given is not None:
-        _, stale = split_confirmations(table, hands_changed([match.id]).get(match.id))
+        _, stale = split_confirmations(table.confirmations, hands_changed([match.id]).get(match.id))
         if entrant_id not in stale:
             return
     # a change of the table (its page and the organiser's board show it), guarded: the
@@ -255,7 +271,8 @@ def header_of(match: Match) -> TableHeader | None:
     tournament = row.tournament
     entrants = names_of(table)
     confirmed, stale = split_confirmations(
-        table, hands_changed([match.id]).get(match.id) if table.confirmations else None
+        table.confirmations,
+        hands_changed([match.id]).get(match.id) if table.confirmations else None,
     )
     state = standing(match)
     lost = lost_games([match.id]) if match.finished_at is not None else Counter()
