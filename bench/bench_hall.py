@@ -13,9 +13,11 @@ The load model, per step a fresh PostgreSQL database with a tournament of
 - during ``--arrival`` (30 s) every device opens its page, at a moment of its own;
   not counted in the step's figures;
 - then for ``--seconds`` (180): every table's phone saves a hand about once a
-  minute (``/m/<token>``, the hand typed in ``--previews`` (3) steps ``--typing``
-  (2) s apart, each posting the form to the live preview as the form's htmx does,
-  then the hand form posted as htmx does; 3–5× a real deal's pace);
+  minute (the hand typed in ``--previews`` (3) steps ``--typing`` (2) s apart,
+  each posting the form to the live preview as the form's htmx does, then the
+  hand form posted as htmx does; 3–5× a real deal's pace), into the page it
+  opened on arrival and the form each save's answer brings, as in the browser
+  (``--reload``: the match page loaded again before every hand, issue 28's model);
 - one spectator per three tables polls the ranking every 3 s exactly as the
   page's htmx does (the page's cookie, the polled element's URL with
   ``?shown=``, htmx's headers, ``If-None-Match`` and ``If-Modified-Since`` once
@@ -121,10 +123,10 @@ def devices(
     for n, token in enumerate(night.table_tokens):
         first = hall.spread(rng, start + args.arrival, 60.0)
         phone = hall.TablePhone(
-            hall.Browser(servers, n), token, first, 60.0, args.previews, args.typing
+            hall.Browser(servers, n), token, first, 60.0, args.previews, args.typing, args.reload
         )
         phones.append(phone)
-        place.add(phone, first)
+        place.add(phone, first if args.reload else hall.spread(rng, start, args.arrival))
     return place, phones
 
 
@@ -240,6 +242,11 @@ def write(steps: list[Step], args: argparse.Namespace) -> None:
         f"arrival; PostgreSQL 15, one gunicorn `-w {args.workers} --threads {args.threads}`; "
         "a save per table a minute"
         + (f" with {args.previews} previews while it is typed" if args.previews else "")
+        + (
+            " (the match page loaded before each hand)"
+            if args.reload
+            else " (into the page opened on arrival)"
+        )
         + ", a spectator per three tables polling the ranking every 3 s, the beamer every "
         "3 s, the board every 5 s"
         + (", every player's own page every 30 s" if args.players else "")
@@ -261,6 +268,9 @@ def main() -> int:
     parser.add_argument("--no-players", dest="players", action="store_false")
     parser.add_argument("--previews", type=int, default=3, help="previews per hand typed")
     parser.add_argument("--typing", type=float, default=2.0, help="seconds between previews")
+    parser.add_argument(
+        "--reload", action="store_true", help="the phones load the match page before each hand"
+    )
     parser.add_argument("--limit", type=float, default=100.0, help="p95 goal per kind, ms")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=4)

@@ -136,17 +136,21 @@ def typed(number: int, step: int, steps: int) -> dict[str, str]:
 
 
 class TablePhone(Device):
-    """A table's phone: a hand every ``every`` seconds, as the hand form sends it.
+    """A table's phone: a hand every ``every`` seconds (the first at ``first``), as the hand
+    form sends it.
 
-    Each time: GET the match page (``/m/<token>``), read the hand form (CSRF token,
-    version, a fresh idempotency key), fill in a hand (``bench/load.py``'s: the
-    declarer goes round and fails, so the table never finishes) and post it as
-    htmx does (``HX-Request`` …; the answer is 200 with the fresh form).  With
-    ``previews``, the Schreiber types the hand in that many steps ``typing``
-    seconds apart, and each step posts the form to the live preview as the form's
-    htmx does (``hx-post`` of ``/m/<token>/hands/preview`` with the whole form,
-    answered with the preview fragment), before the hand is saved ``typing``
-    seconds after the last one.
+    The phone loads the match page (``/m/<token>``) and reads the hand form (CSRF
+    token, version, a fresh idempotency key); a hand is filled in (``bench/load.py``'s:
+    the declarer goes round and fails, so the table never finishes) and posted as
+    htmx does (``HX-Request`` …; the answer is 200 with the new top of the page and
+    the fresh form).  With ``previews``, the Schreiber types the hand in that many
+    steps ``typing`` seconds apart, and each step posts the form to the live preview
+    as the form's htmx does (``hx-post`` of ``/m/<token>/hands/preview`` with the
+    whole form, answered with the preview fragment); the hand is saved ``typing``
+    seconds after the last one.  ``reload``: the page is loaded again before every
+    hand (issue 28's model); without it the page is loaded once, when the device is
+    first asked (which may be before its first hand), and every next hand is typed
+    into the form the last save's answer brought, as in the browser.
     """
 
     def __init__(
@@ -157,15 +161,15 @@ class TablePhone(Device):
         every: float,
         previews: int = 0,
         typing: float = 2.0,
+        reload: bool = True,
     ) -> None:
         self.browser, self.token = browser, token
         self.next, self.every = first, every
-        self.previews, self.typing = previews, typing
+        self.previews, self.typing, self.reload = previews, typing, reload
         self.hands = 0
         self.acked: list[str] = []
         self.form: dict[str, str] | None = None
         self.typed = 0
-        self.started = first
 
     def _htmx(self, target: str) -> dict[str, str]:
         return {
@@ -183,9 +187,11 @@ class TablePhone(Device):
             if status != 200:
                 record.error(f"match page {status}")
                 return None
-            self.form, self.typed, self.started = form_data(html, "hand-form"), 0, self.next
+            self.form, self.typed = form_data(html, "hand-form"), 0
             if self.previews:
-                return self.started + self.typing
+                return self.next + self.typing
+            if time.monotonic() < self.next:
+                return self.next  # opened ahead of the first hand
         if self.typed < self.previews:
             self.typed += 1
             data = {**self.form, **typed(self.hands, self.typed, self.previews)}
@@ -196,9 +202,8 @@ class TablePhone(Device):
             if status != 200:
                 record.error(f"preview {status}: {body[:160]!r}")
                 return None
-            return self.started + self.typing * (self.typed + 1)
+            return self.next + self.typing * (self.typed + 1)
         data = {**self.form, **hand(self.hands)}
-        self.form = None
         status, _, body, ms, _ = self.browser.request(
             "POST", f"{page}/hands", headers=self._htmx("hand-form"), form=data
         )
@@ -209,6 +214,10 @@ class TablePhone(Device):
         self.acked.append(data["idempotency_key"])
         self.hands += 1
         self.next += self.every
+        self.typed = 0
+        self.form = None if self.reload else form_data(body, "hand-form")
+        if self.form is not None and self.previews:
+            return self.next + self.typing
         return self.next
 
 
