@@ -16,9 +16,11 @@ at 1,000.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import NamedTuple
+from functools import cached_property
+from typing import NamedTuple, TypeVar
 
 from sqlalchemy import bindparam, select
 
@@ -127,6 +129,22 @@ class Standings:
     series: tuple[str, str] | None = None
     """The series' name and public link, for an evening of a series."""
 
+    @cached_property
+    def lookup(self) -> Lookup:
+        """Each player's line, seat and table by entrant id, made once per build: a hall's
+        3,000 phones each ask for their own page, which is then looked up, not searched."""
+        tables: dict[int, list[Seat]] = {}
+        for seat in self.seats:
+            tables.setdefault(seat.table, []).append(seat)
+        progress = self.progress.tables if self.progress is not None else ()
+        return Lookup(
+            numbers=_first((p.number, p) for p in self.players if p.number is not None),
+            seats=_first((s.player.entrant_id, s) for s in self.seats),
+            lines=_first((x.player.entrant_id, x) for x in self.lines),
+            tables={n: tuple(sorted(seats, key=lambda s: s.seat)) for n, seats in tables.items()},
+            progress=_first((t.number, t) for t in progress),
+        )
+
     @property
     def drawn(self) -> bool:
         """Whether a round has been drawn (before that: the registered players only)."""
@@ -145,6 +163,30 @@ class Standings:
             and self.progress.closed
             and self.progress.round >= self.rounds_planned
         )
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _first(pairs: Iterable[tuple[K, V]]) -> dict[K, V]:
+    """The pairs as a dict, the first value of a key kept (as a search from the top finds)."""
+    found: dict[K, V] = {}
+    for key, value in pairs:
+        found.setdefault(key, value)
+    return found
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """The standings by key: players by start number, their seat and line by entrant id,
+    each table's seats (in seat order) and progress by table number."""
+
+    numbers: dict[int, Player]
+    seats: dict[int, Seat]
+    lines: dict[int, Line]
+    tables: dict[int, tuple[Seat, ...]]
+    progress: dict[int, TableProgress]
 
 
 @dataclass(frozen=True)

@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 
 from ...extensions import db
 from ...models import Hand, HandEvent, Match, utcnow
 from ...rules.tournament import TableResult, check_confirm, lost_game, table_results
-from ...tournament_models import Confirmation, Entrant, Round, TournamentTable
+from ...tournament_models import Confirmation, Entrant, Round, Tournament, TournamentTable
 from ..sheets import standing
 from ..unit import use_case
 from ..writes import touch
@@ -182,12 +182,6 @@ def table_of_match(match_id: int) -> TournamentTable | None:
     ).scalar_one_or_none()
 
 
-def names_of(table: TournamentTable) -> dict[int, Entrant]:
-    """The players of ``table`` by id (read alone: a hall holds thousands)."""
-    found = db.session.execute(select(Entrant).where(Entrant.id.in_(table.players))).scalars()
-    return {e.id: e for e in found}
-
-
 @use_case
 def confirm(table: TournamentTable, entrant_id: int) -> None:
     """A player of a finished table confirms its result (a second tap changes nothing).
@@ -259,44 +253,72 @@ class TableHeader:
         return any(p.again for p in self.players)
 
 
+_TT = TournamentTable.__table__
+_R = Round.__table__
+_T = Tournament.__table__
+_E = Entrant.__table__
+_CF = Confirmation.__table__
+# the table of a match with its round and tournament: one indexed lookup (the match's key
+# is unique among the tables), nothing found for a match outside a tournament
+_HEADER = (
+    select(
+        _TT.c.id,
+        _TT.c.number,
+        _TT.c.players,
+        _R.c.number,
+        _R.c.closed_at,
+        _T.c.name,
+        _T.c.view_token,
+    )
+    .select_from(_TT.join(_R, _R.c.id == _TT.c.round_id).join(_T, _T.c.id == _R.c.tournament_id))
+    .where(_TT.c.match_id == bindparam("match_id"))
+)
+_SEATED = select(_E.c.id, _E.c.number, _E.c.name).where(
+    _E.c.id.in_(bindparam("ids", expanding=True))
+)
+_GIVEN = select(_CF.c.entrant_id, _CF.c.created_at).where(_CF.c.table_id == bindparam("table_id"))
+
+
 def header_of(match: Match) -> TableHeader | None:
     """The tournament's words for a table's match page, or None outside a tournament.
 
-    One indexed lookup for a match outside a tournament (nearly every match).
+    One indexed lookup for a match outside a tournament (nearly every match); for a
+    table, plain rows (every save at a hall answers with it): its round and
+    tournament, its players, their confirmations.
     """
-    table = table_of_match(match.id)
-    if table is None:
+    found = db.session.execute(_HEADER, {"match_id": match.id}).first()
+    if found is None:
         return None
-    row = table.round
-    tournament = row.tournament
-    entrants = names_of(table)
+    table_id, table_number, seated, round_number, closed_at, name, view_token = found
+    players = [int(p) for p in seated]
+    entrants = {i: (number, n) for i, number, n in db.session.execute(_SEATED, {"ids": players})}
+    given = db.session.execute(_GIVEN, {"table_id": table_id}).all()
     confirmed, stale = split_confirmations(
-        table.confirmations,
-        hands_changed([match.id]).get(match.id) if table.confirmations else None,
+        given, hands_changed([match.id]).get(match.id) if given else None
     )
     state = standing(match)
     lost = lost_games([match.id]) if match.finished_at is not None else Counter()
     return TableHeader(
-        tournament=tournament.name,
-        view_token=tournament.view_token,
-        round=row.number,
-        table=table.number,
+        tournament=name,
+        view_token=view_token,
+        round=round_number,
+        table=table_number,
         deals=deals_of(match),
         played=state.hand_count,
         done=match.finished_at is not None,
-        closed=row.closed_at is not None,
+        closed=closed_at is not None,
         players=tuple(
             Seated(
                 entrant_id=entrant_id,
                 seat=seat,
-                number=entrants[entrant_id].number,
-                name=entrants[entrant_id].name,
+                number=entrants[entrant_id][0],
+                name=entrants[entrant_id][1],
                 confirmed=entrant_id in confirmed,
                 again=entrant_id in stale,
             )
-            for seat, entrant_id in enumerate(table.players)
+            for seat, entrant_id in enumerate(players)
         ),
         results=tuple(
-            Result(state.totals[seat], lost[(match.id, seat)]) for seat in range(len(table.players))
+            Result(state.totals[seat], lost[(match.id, seat)]) for seat in range(len(players))
         ),
     )
