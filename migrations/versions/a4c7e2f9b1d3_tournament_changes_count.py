@@ -2,7 +2,8 @@
 
 ``tournament_changes`` holds per tournament how many transactions changed one of
 its tables' matches (``services.tournaments.counting`` counts each one as its last
-statement before the commit) and when the last one did.  The public pages' and
+statement before the commit) and when the last one did, in a few rows (``shard``,
+by the match's id: two tables saving at once seldom wait for each other).  The public pages' and
 the board's polls compare it instead of summing the versions of every match of
 the tournament (a thousand at a big hall, on every poll).  No row: nothing counted
 yet (0); the first change makes it.
@@ -27,6 +28,7 @@ def upgrade():
     op.create_table(
         'tournament_changes',
         sa.Column('tournament_id', sa.Integer(), nullable=False),
+        sa.Column('shard', sa.Integer(), autoincrement=False, nullable=False),
         sa.Column('count', sa.Integer(), nullable=False),
         sa.Column('changed_at', sa.DateTime(), nullable=False),
         sa.ForeignKeyConstraint(
@@ -34,7 +36,7 @@ def upgrade():
             name=op.f('fk_tournament_changes_tournament_id_tournament'),
             ondelete='CASCADE',
         ),
-        sa.PrimaryKeyConstraint('tournament_id', name=op.f('pk_tournament_changes')),
+        sa.PrimaryKeyConstraint('tournament_id', 'shard', name=op.f('pk_tournament_changes')),
     )
 
 

@@ -26,12 +26,12 @@ from ...extensions import db
 from ...models import Match, utcnow
 from ...rules import points_step
 from ...rules.tournament import check_slip as rules_check_slip
-from ...tournament_models import Round, Tournament, TournamentChanges, TournamentTable
+from ...tournament_models import Round, Tournament, TournamentTable
 from ..errors import NotFound
 from ..sheets import ruleset_of
 from ..unit import use_case
 from ..writes import touch
-from . import board_rows
+from . import board_rows, counting
 from .board_rows import RoundTable
 from .public_pages import page_count
 from .setup import bump, current_round
@@ -203,7 +203,7 @@ def page_of(shown: Board, page: int, rows: int | None = None) -> BoardPage:
 
 
 _T = Tournament.__table__
-_C = TournamentChanges.__table__
+_COUNT, _LAST = counting.totals(_T.c.id)
 _R = Round.__table__
 _TT = TournamentTable.__table__
 _M = Match.__table__
@@ -218,8 +218,8 @@ _POLL = (
     select(
         _T.c.version,
         _T.c.updated_at,
-        func.max(_C.c.count),
-        func.max(_C.c.changed_at),
+        _COUNT,
+        _LAST,
         func.count(_M.c.id),
         func.coalesce(
             func.sum(
@@ -237,8 +237,7 @@ _POLL = (
         ),
     )
     .select_from(
-        _T.outerjoin(_C, _C.c.tournament_id == _T.c.id)
-        .outerjoin(_R, and_(_R.c.tournament_id == _T.c.id, _R.c.number == _LAST_ROUND))
+        _T.outerjoin(_R, and_(_R.c.tournament_id == _T.c.id, _R.c.number == _LAST_ROUND))
         .outerjoin(_TT, _TT.c.round_id == _R.c.id)
         .outerjoin(_M, _M.c.id == _TT.c.match_id)
     )

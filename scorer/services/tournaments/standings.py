@@ -25,7 +25,8 @@ from typing import NamedTuple, TypeVar
 from sqlalchemy import bindparam, select
 
 from ...extensions import db
-from ...tournament_models import Tournament, TournamentChanges
+from ...tournament_models import Tournament
+from . import counting
 
 MAX_NUMBER = 10**6
 """No start number is larger; a larger one typed or in an address names nobody."""
@@ -212,22 +213,15 @@ class PollState(NamedTuple):
 # -- the poll ------------------------------------------------------------------
 
 _TOURNAMENTS = Tournament.__table__
-_CHANGES = TournamentChanges.__table__
+_COUNT, _LAST = counting.totals(_TOURNAMENTS.c.id)
 # One row by the (unique, indexed) public link, whatever the size of the hall: the
 # tournament's version (its own rows: players, rounds, tables, settings) and the count
 # of its tables' changes (every saved, corrected or struck hand, every confirmation and
-# paper slip; ``counting``), each written in the transaction of the change it counts.
-_POLL_STATE = (
-    select(
-        _TOURNAMENTS.c.id,
-        _TOURNAMENTS.c.version,
-        _TOURNAMENTS.c.updated_at,
-        _CHANGES.c.count,
-        _CHANGES.c.changed_at,
-    )
-    .select_from(_TOURNAMENTS.outerjoin(_CHANGES, _CHANGES.c.tournament_id == _TOURNAMENTS.c.id))
-    .where(_TOURNAMENTS.c.view_token == bindparam("view_token"))
-)
+# paper slip; ``counting``: a few rows by the tournament's key), each written in the
+# transaction of the change it counts.
+_POLL_STATE = select(
+    _TOURNAMENTS.c.id, _TOURNAMENTS.c.version, _TOURNAMENTS.c.updated_at, _COUNT, _LAST
+).where(_TOURNAMENTS.c.view_token == bindparam("view_token"))
 
 
 def poll_state(view_token: str) -> PollState | None:
