@@ -133,6 +133,8 @@ def costs(url: str, night: tdb.Night, runs: int) -> dict[str, tuple[float, float
         saved_elsewhere()
         time.sleep(1.6)  # TOURNAMENT_FRESH: the next poll builds
         ok(client.get(f"/p/{view}/seats/live", headers=HX), 200)  # this poll builds
+        # and this one looks players up in it (once per build and process: its index)
+        ok(client.get(f"/p/{view}/players/1/live", headers=HX), 200)
 
     def player_poll() -> None:
         ok(client.get(f"/p/{view}/players/{next(numbers)}/live", headers=HX), 200)
