@@ -1,4 +1,4 @@
-"""the tournament's change count: one row its polls read instead of every table's version
+"""the tournament's change count: a few rows its polls read instead of every table's version
 
 ``tournament_changes`` holds per tournament how many transactions changed one of
 its tables' matches (``services.tournaments.counting`` counts each one as its last

@@ -23,7 +23,7 @@
     state (a state built at most every ``TOURNAMENT_FRESH`` seconds).
 ``counting``
     The tournament's change count: one per transaction that changed a table,
-    written as its last statement; what the polls compare (one row, any hall).
+    written as its last statement; what the polls compare (a few rows, any hall).
 ``polls``
     The public pages' poll state, read at most every half second per link and
     process (``TOURNAMENT_POLL_KEEP``).

@@ -6,7 +6,7 @@ tournament for it (a thousand at a big hall, on every poll).  Now every
 transaction that changed a table's match (``services.writes.touch`` notes it: a
 hand saved, corrected, struck or restored, a confirmation, a paper slip, a new
 link) counts one at its tournament's :class:`~scorer.tournament_models.TournamentChanges`
-row, and a poll reads that one row.
+row, and a poll reads those few rows (:data:`SHARDS`).
 
 Why a poll never misses a change: the count is written in the same transaction
 as the change, so no poll can read the new count without the change, or the

@@ -5,12 +5,12 @@ I sit?" and each player's page are rendered from; :mod:`.public_state` builds
 them (a fixed number of statements, going on from the previous build) and
 :mod:`.published` shares each build between all processes.
 
-The public pages poll every few seconds.  :func:`poll_state` answers from one
-row whether anything they show can have changed: the tournament's version
-(players, rounds, tables, settings: ``setup.bump``) together with the count of
-its tables' changes (every saved, corrected or struck hand, every confirmation
-and paper slip counts one: :mod:`.counting`) — the same work at 10 tables and
-at 1,000.
+The public pages poll every few seconds.  :func:`poll_state` answers in one
+statement on the tournament's row whether anything they show can have changed:
+the tournament's version (players, rounds, tables, settings: ``setup.bump``)
+together with the count of its tables' changes (every saved, corrected or struck
+hand, every confirmation and paper slip counts one: :mod:`.counting`) — the same
+work at 10 tables and at 1,000.
 """
 
 from __future__ import annotations
