@@ -361,6 +361,26 @@ def step(
     return held
 
 
+def inside_report(inside: hall.Inside, seconds: float) -> None:
+    """The same requests' time inside the workers, and the workers' CPU per kind of request
+    (gunicorn's access log, ``bench/timed_app.py``), the kind that used most first."""
+    print("  inside the workers (gunicorn's access log), the same requests:")
+    for kind in sorted(inside.ms):
+        print(hall.stats_line(kind, inside.ms[kind]))
+    spent = {kind: sum(values) for kind, values in inside.cpu_ms.items()}
+    total = sum(spent.values()) or 1.0
+    print(
+        f"  the workers' CPU per request (thread time), of {total / 1000:.1f} s "
+        f"in all ({total / 1000 / seconds:.2f} cores):"
+    )
+    for kind in sorted(spent, key=spent.__getitem__, reverse=True):
+        values = inside.cpu_ms[kind]
+        print(
+            f"  {kind:16} p50 {percentile(values, 50):6.1f} ms  p95 {percentile(values, 95):6.1f}"
+            f" ms  in all {spent[kind] / 1000:6.1f} s ({spent[kind] / total:.0%})"
+        )
+
+
 def night_report(
     servers: list[Server],
     night: tdb.Night,
@@ -374,20 +394,7 @@ def night_report(
     arrival, record, phones, used, inside = night_load(servers, night, args, pg, folder)
     report(f"arrival ({args.arrival:.0f} s)", arrival, args.arrival)
     report(f"the minute(s) ({args.seconds:.0f} s)", record, args.seconds)
-    print("  inside the workers (gunicorn's access log), the same requests:")
-    for kind in sorted(inside.ms):
-        print(hall.stats_line(kind, inside.ms[kind]))
-    spent = {kind: sum(values) for kind, values in inside.cpu_ms.items()}
-    print(
-        f"  the workers' CPU per request (thread time), of {sum(spent.values()) / 1000:.1f} s "
-        f"in all ({sum(spent.values()) / 1000 / args.seconds:.2f} cores):"
-    )
-    for kind in sorted(spent, key=spent.__getitem__, reverse=True):
-        values = inside.cpu_ms[kind]
-        print(
-            f"  {kind:16} p50 {percentile(values, 50):6.1f} ms  p95 {percentile(values, 95):6.1f}"
-            f" ms  in all {spent[kind] / 1000:6.1f} s ({spent[kind] / sum(spent.values()):.0%})"
-        )
+    inside_report(inside, args.seconds)
     acked, lost = lost_hands(pg, database, phones)
     errors = arrival.errors + record.errors
     print(f"  hands acknowledged {acked}, not in the database {lost}; errors {len(errors)}")

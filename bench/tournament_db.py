@@ -259,6 +259,11 @@ def table_tokens(url: str, view_token: str) -> list[str]:
 
 def one_hand_each(url: str, view_token: str) -> None:
     """A hand at every table of the current round, through ``scorer.services`` (mid-round)."""
+    hands_each(url, view_token, 1)
+
+
+def hands_each(url: str, view_token: str, hands: int) -> None:
+    """``hands`` hands at every table of the current round, through ``scorer.services``."""
     from scorer import create_app
     from scorer.extensions import db
     from scorer.services.tournaments import setup
@@ -268,7 +273,7 @@ def one_hand_each(url: str, view_token: str) -> None:
     with app.app_context():
         tournament = setup.get_tournament_for_view(view_token)
         for table in tournament.round_rows[-1].tables:
-            play_table(table, 1)
+            play_table(table, hands)
         db.session.remove()
         db.engine.dispose()
 

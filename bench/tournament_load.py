@@ -123,37 +123,89 @@ class Device:
         raise NotImplementedError
 
 
-class TablePhone(Device):
-    """A table's phone: a hand every ``every`` seconds, as the hand form sends it.
+def typed(number: int, step: int, steps: int) -> dict[str, str]:
+    """Hand ``number`` as far as it is typed at preview ``step`` of ``steps``: its fields in
+    the form's order, the first ``step / steps`` of them filled in, the rest still empty.
 
-    Each time: GET the match page (``/m/<token>``), read the hand form (CSRF token,
-    version, a fresh idempotency key), fill in a hand (``bench/load.py``'s: the
-    declarer goes round and fails, so the table never finishes) and post it as
-    htmx does (``HX-Request`` …; the answer is 200 with the fresh form).
+    >>> [len([v for v in typed(0, k, 3).values() if v]) for k in (1, 2, 3)]
+    [4, 5, 7]
+    """
+    fields = list(hand(number).items())
+    shown = -(-len(fields) * step // steps)
+    return {name: value if i < shown else "" for i, (name, value) in enumerate(fields)}
+
+
+class TablePhone(Device):
+    """A table's phone: a hand every ``every`` seconds (the first at ``first``), as the hand
+    form sends it.
+
+    The phone loads the match page (``/m/<token>``) and reads the hand form (CSRF
+    token, version, a fresh idempotency key); a hand is filled in (``bench/load.py``'s:
+    the declarer goes round and fails, so the table never finishes) and posted as
+    htmx does (``HX-Request`` …; the answer is 200 with the new top of the page and
+    the fresh form).  With ``previews``, the Schreiber types the hand in that many
+    steps ``typing`` seconds apart, and each step posts the form to the live preview
+    as the form's htmx does (``hx-post`` of ``/m/<token>/hands/preview`` with the
+    whole form, answered with the preview fragment); the hand is saved ``typing``
+    seconds after the last one.  ``reload``: the page is loaded again before every
+    hand (issue 28's model); without it the page is loaded once, when the device is
+    first asked (which may be before its first hand), and every next hand is typed
+    into the form the last save's answer brought, as in the browser.
     """
 
-    def __init__(self, browser: Browser, token: str, first: float, every: float) -> None:
+    def __init__(
+        self,
+        browser: Browser,
+        token: str,
+        first: float,
+        every: float,
+        previews: int = 0,
+        typing: float = 2.0,
+        reload: bool = True,
+    ) -> None:
         self.browser, self.token = browser, token
         self.next, self.every = first, every
+        self.previews, self.typing, self.reload = previews, typing, reload
         self.hands = 0
         self.acked: list[str] = []
+        self.form: dict[str, str] | None = None
+        self.typed = 0
+
+    def _htmx(self, target: str) -> dict[str, str]:
+        return {
+            "HX-Request": "true",
+            "HX-Trigger": target,
+            "HX-Target": target,
+            "HX-Current-URL": f"http://127.0.0.1/m/{self.token}",
+        }
 
     def step(self, record: Record) -> float | None:
         page = f"/m/{self.token}"
-        status, _, html, ms, _ = self.browser.request("GET", page)
-        record.took("match page", ms, status)
-        if status != 200:
-            record.error(f"match page {status}")
-            return None
-        data = {**form_data(html, "hand-form"), **hand(self.hands)}
-        htmx = {
-            "HX-Request": "true",
-            "HX-Trigger": "hand-form",
-            "HX-Target": "hand-form",
-            "HX-Current-URL": f"http://127.0.0.1{page}",
-        }
+        if self.form is None:
+            status, _, html, ms, _ = self.browser.request("GET", page)
+            record.took("match page", ms, status)
+            if status != 200:
+                record.error(f"match page {status}")
+                return None
+            self.form, self.typed = form_data(html, "hand-form"), 0
+            if self.previews:
+                return self.next + self.typing
+            if time.monotonic() < self.next:
+                return self.next  # opened ahead of the first hand
+        if self.typed < self.previews:
+            self.typed += 1
+            data = {**self.form, **typed(self.hands, self.typed, self.previews)}
+            status, _, body, ms, _ = self.browser.request(
+                "POST", f"{page}/hands/preview", headers=self._htmx("preview"), form=data
+            )
+            record.took("preview", ms, status)
+            if status != 200:
+                record.error(f"preview {status}: {body[:160]!r}")
+                return None
+            return self.next + self.typing * (self.typed + 1)
+        data = {**self.form, **hand(self.hands)}
         status, _, body, ms, _ = self.browser.request(
-            "POST", f"{page}/hands", headers=htmx, form=data
+            "POST", f"{page}/hands", headers=self._htmx("hand-form"), form=data
         )
         record.took("hand saved", ms, status)
         if status != 200 or "form-error" in body:
@@ -162,6 +214,10 @@ class TablePhone(Device):
         self.acked.append(data["idempotency_key"])
         self.hands += 1
         self.next += self.every
+        self.typed = 0
+        self.form = None if self.reload else form_data(body, "hand-form")
+        if self.form is not None and self.previews:
+            return self.next + self.typing
         return self.next
 
 
@@ -320,10 +376,15 @@ the CPU microseconds of its thread (``bench/timed_app.py``)."""
 
 
 def kind_of(method: str, path: str) -> str:
-    """The kind of request a device's ask is (as :class:`Record` names them)."""
+    """The kind of request a device's ask is (as :class:`Record` names them; the beamer's
+    and the spectators' polls of the ranking differ only in their query: "ranking")."""
     if path.startswith("/m/"):
+        if path.endswith("/preview"):
+            return "preview"
         return "hand saved" if method == "POST" else "match page"
-    who = "player" if "/players/" in path else "beamer"
+    if path.startswith("/t/"):
+        return f"board {'poll' if path.endswith('/live') else 'page'}"
+    who = "player" if "/players/" in path else "ranking"
     return f"{who} {'poll' if path.endswith('/live') else 'page'}"
 
 

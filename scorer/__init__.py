@@ -83,6 +83,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         default_translation_directories=str(Path(__file__).parent / "translations"),
     )
     _listen_for_sqlite(app)
+    from .services.tournaments import counting
+
+    counting.listen()  # a change of a table counts at its tournament (what its polls read)
 
     from . import assets, cache, chart, jobs, slots, web, words
     from .paper import ahead

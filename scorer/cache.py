@@ -36,6 +36,9 @@ from .models import Match
 
 EXTENSION = "scorer.cache"
 MAX_CHARS = 8 * 1024 * 1024  # per app and cache; a 500-hand table is about 0.4 MB
+FORM_CHARS = 32 * 1024 * 1024
+"""The empty forms' share: one per table (its names are in it), about 11 KB each, so a
+hall of 1,000 tables keeps all of them (with 8 MB, 700: every save rendered its form)."""
 
 Key = tuple[Hashable, ...]
 
@@ -71,7 +74,7 @@ class Caches:
     """The kept texts of one app."""
 
     tables: Kept = field(default_factory=Kept)
-    forms: Kept = field(default_factory=Kept)
+    forms: Kept = field(default_factory=lambda: Kept(FORM_CHARS))
     pages: Kept = field(default_factory=Kept)
 
     def clear(self) -> None:
@@ -130,6 +133,17 @@ def key(kind: str, token: str, *shown: Hashable) -> Key:
         request.headers.get("HX-Request"),
         request.headers.get("HX-Boosted"),
     )
+
+
+def form_key(token: str, sheet: services.Sheet) -> Key:
+    """The key of the empty hand form of ``token``'s match: what it shows of the match
+    (:func:`form_shown`), the language and the site's root.
+
+    Not the request's method, path and htmx headers (:func:`key`): the form names none
+    of them, so the form the match page rendered answers the save after it, and the
+    save's answer the next page.
+    """
+    return ("form", token, *form_shown(sheet), str(get_locale()), request.root_url)
 
 
 def match_shown(version: int, updated_at: Any) -> tuple[Hashable, ...]:
@@ -207,8 +221,8 @@ def fresh_form(context: Context) -> Markup:
     caches = _caches()
     if caches is None:
         return Markup(_render_form(context, idempotency))
-    form_key = key("form", match.token, *form_shown(context["sheet"]))
-    html = caches.forms.get(form_key)
+    kept = form_key(match.token, context["sheet"])
+    html = caches.forms.get(kept)
     if html is None:
         # rendered with a stand-in for the token (generate_csrf reads it from g)
         real = g.pop("csrf_token", None)
@@ -219,7 +233,7 @@ def fresh_form(context: Context) -> Markup:
             g.pop("csrf_token", None)
             if real is not None:
                 g.csrf_token = real
-        caches.forms.put(form_key, html)
+        caches.forms.put(kept, html)
     html = html.replace(_KEY_MARK, idempotency)
     html = html.replace(_VERSION_MARK, str(match.version))
     if _CSRF_MARK in html:

@@ -261,6 +261,30 @@ class RedrawnLink(db.Model):  # type: ignore[name-defined]
     reason = "redrawn"
 
 
+class TournamentChanges(db.Model):  # type: ignore[name-defined]
+    """How often the tournament's tables changed: what its polls compare, in a few rows.
+
+    Every transaction that changes a table's match (a hand saved, corrected, struck
+    or restored, a confirmation, a paper slip, a new link) counts one here as its
+    last statement before its commit (``services.tournaments.counting``), so a poll
+    that reads the count reads it together with what that commit wrote, and never
+    sums the versions of a hall's thousand matches.  The count is kept in
+    :data:`~scorer.services.tournaments.counting.SHARDS` rows by the match's id, so
+    that two tables saving at once wait for each other's commit only now and then;
+    the polls add up those few rows.  No row: nothing counted yet (0).  The
+    tournament's own rows count in its ``version`` (``setup.bump``).
+    """
+
+    __tablename__ = "tournament_changes"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournament.id", ondelete="CASCADE"), primary_key=True
+    )
+    shard: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    count: Mapped[int] = mapped_column(default=0)
+    changed_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class PublicSnapshot(db.Model):  # type: ignore[name-defined]
     """What the tournament's public link shows, built once per change for every process.
 

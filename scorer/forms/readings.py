@@ -8,6 +8,7 @@ that static/scorer.js shows them while typing without a rule of its own.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from ..rules import RulesError, Ruleset, check_bid
@@ -31,8 +32,12 @@ def read_bid(ruleset: Ruleset, bid: Any) -> Any:
 MAX_READINGS = 1000
 
 
+@lru_cache(maxsize=64)
 def tens_readings(ruleset: Ruleset, smallest: int) -> dict[str, dict[str, int]]:
     """Every number the form reads in tens, and what it reads it as: for the page.
+
+    Worked out once per table's rules and kept (every hand form, preview and save
+    asks; the answer is shared, so nobody changes it).
 
     ``{"bid": {"25": 250, ...}, "melds": {"2": 20, ...}}``, worked out by
     :func:`read_bid` and :func:`read_melds` themselves, so that static/scorer.js

@@ -29,6 +29,13 @@ render as a PDF in a few seconds, and a backup of them imports again."""
 _MATCHES = Match.__table__
 _SESSIONS = GameSession.__table__
 
+CHANGED = "scorer.changed_matches"
+"""``session.info``: the ids of the matches the open transaction changed (:func:`touch`).
+
+Read once before the commit by what counts a match's changes elsewhere (a tournament
+counts its tables' changes: ``services.tournaments.counting``); the match's own
+layers only note them."""
+
 
 def check_room(hands: int) -> None:
     """A match with :data:`MAX_MATCH_HANDS` hands takes no more."""
@@ -93,6 +100,7 @@ def touch(match: Match, **columns: Any) -> None:
             raise LostRace()
         for key, value in values.items():
             set_committed_value(match, key, value)
+        db.session.info.setdefault(CHANGED, set()).add(match.id)
         # the session's last change: one UPDATE whether its row is loaded or not
         connection.execute(
             _SESSION_TOUCHED, {"session_id": match.session_id, "updated_at": values["updated_at"]}

@@ -48,6 +48,7 @@ def test_the_board_before_the_first_draw_is_empty(in_app: Flask) -> None:
     tournament = tournament_with(9)
     shown = board.board(tournament)
     assert shown.row is None and shown.tables == ()
+    assert board.page_of(shown, 1) == board.BoardPage((), 1, 1)
 
 
 def test_the_board_follows_every_table(in_app: Flask) -> None:
@@ -59,16 +60,59 @@ def test_the_board_follows_every_table(in_app: Flask) -> None:
     tables.confirm(second, second.players[0])
     play(third, 1)
     shown = board.board(tournament)
-    assert [t.table.number for t in shown.tables] == [1, 2, 3]
-    assert [t.deal for t in shown.tables] == [3, 3, 2]
-    assert [(t.state.played, t.state.deals) for t in shown.tables] == [(3, 3), (3, 3), (1, 3)]
-    assert [t.finished for t in shown.tables] == [True, True, False]
-    assert [t.state.signed for t in shown.tables] == [True, False, False]
+    page = board.page_of(shown, 1).tables
+    assert [t.number for t in page] == [1, 2, 3]
+    assert [t.id for t in page] == [first.id, second.id, third.id]
+    assert [t.deal for t in page] == [3, 3, 2]
+    assert [(t.state.played, t.state.deals) for t in page] == [(3, 3), (3, 3), (1, 3)]
+    assert [t.finished for t in page] == [True, True, False]
+    assert [t.state.signed for t in page] == [True, False, False]
+    assert [t.state.confirmed for t in page] == [
+        frozenset(first.players),
+        frozenset(second.players[:1]),
+        frozenset(),
+    ]
     assert (shown.finished, shown.signed) == (2, 1)
     assert shown.unfinished == [3]
     assert shown.unsigned == [2]
     names = {e.id: e.name for e in tournament.entrants}
-    assert [p.name for p in shown.tables[0].players] == [names[p] for p in first.players]
+    assert [p.name for p in page[0].players] == [names[p] for p in first.players]
+    assert [p.id for p in page[0].players] == list(first.players)
+
+
+def test_each_page_of_the_board_shows_its_tables_and_the_counts_are_over_all(
+    in_app: Flask,
+) -> None:
+    """Seven tables in pages of three (3, 3, 1): each page reads its own tables;
+    what the board counts and lists is over all seven, whichever page is shown."""
+    tournament, row = a_round(21)
+    by_number = {t.number: t for t in row.tables}
+    play(by_number[1], 3)  # done, unsigned
+    play(by_number[6], 3)
+    confirm_all(by_number[6])  # done and signed
+    play(by_number[7], 3)
+    confirm_all(by_number[7])
+    services.delete_hand(by_number[7].match, by_number[7].match.hands[0])  # changed
+    play(by_number[7], 1)
+    board.set_paper(tournament, by_number[4], {p: (0, 0) for p in by_number[4].players})
+    shown = board.board(tournament)
+    pages = [board.page_of(shown, n, rows=3) for n in (1, 2, 3)]
+    assert [[t.number for t in p.tables] for p in pages] == [[1, 2, 3], [4, 5, 6], [7]]
+    assert {(p.page, p.pages) for p in pages} == {(1, 3), (2, 3), (3, 3)}
+    assert board.page_of(shown, 99, rows=3).tables == pages[2].tables  # beyond: the last
+    assert board.page_of(shown, 0, rows=3).tables == pages[0].tables
+    assert len(shown.tables) == 7
+    assert (shown.finished, shown.signed) == (4, 2)  # 1, 4 (paper), 6, 7; 4 and 6
+    assert shown.unfinished == [2, 3, 5]
+    assert shown.unsigned == [1, 7]
+    assert shown.changed == [7]
+    people = {e.id: e.name for e in tournament.entrants}
+    for page in pages:
+        for t in page.tables:
+            table = by_number[t.number]
+            assert t.id == table.id
+            assert [p.name for p in t.players] == [people[p] for p in table.players]
+            assert t.state.paper == (t.number == 4)
 
 
 def test_a_table_quiet_for_ten_minutes_is_flagged(in_app: Flask) -> None:
@@ -80,7 +124,7 @@ def test_a_table_quiet_for_ten_minutes_is_flagged(in_app: Flask) -> None:
     assert soon.quiet == []
     later = board.board(tournament, now=last + timedelta(minutes=10))
     assert 2 in later.quiet and 1 not in later.quiet
-    assert later.tables[1].quiet_since == last
+    assert board.page_of(later, 1).tables[1].quiet_since == last
     much_later = board.board(tournament, now=last + timedelta(hours=2))
     assert much_later.quiet == [2, 3]  # table 3 has entered nothing since the draw
 
@@ -91,6 +135,7 @@ def test_a_closed_round_has_no_quiet_tables(in_app: Flask) -> None:
     rounds.close_round(tournament, row)
     later = board.board(tournament, now=row.closed_at + timedelta(hours=1))  # type: ignore[operator]
     assert later.quiet == []
+    assert all(t.quiet_since is None for t in board.page_of(later, 1).tables)
 
 
 def test_the_poll_state_changes_exactly_when_the_board_does(in_app: Flask) -> None:
@@ -145,7 +190,7 @@ def test_a_paper_slip_counts_in_the_results(in_app: Flask) -> None:
         tables.Result(-150, 2, paper=True),
         tables.Result(90, 1, paper=True),
     ]
-    state = board.board(tournament).tables[0]
+    state = board.page_of(board.board(tournament), 1).tables[0]
     assert state.finished and state.state.signed and state.state.paper
     assert 1 not in rounds.unfinished(row)
 

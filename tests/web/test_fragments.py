@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from scorer import cache, services
-from tests.builders import HX, hand_input, service_match
+from tests.builders import HX, fill_hand, form_data, hand_input, service_match
 
 NAMES = ["Anna", "Bernd", "Carl"]
+A_HAND = {"declarer": 0, "bid": 150, "trump": "H", "melds": [40, 20, 0], "tricks": [150, 60, 40]}
 # the values that differ on every render: a fresh idempotency key each time, and the
 # CSRF token is signed with the time (to the second)
 KEY = re.compile(r'(name="idempotency_key" type="hidden" value=")[^"]*"')
@@ -100,3 +102,36 @@ def test_a_flashed_message_is_shown_once_on_a_kept_page(app: Flask, client: Flas
         session["_flashes"] = [("ok", "Imported 1 sessions with 1 matches.")]
     assert "Imported 1 sessions" in client.get(f"/m/{token}").get_data(as_text=True)
     assert "Imported 1 sessions" not in client.get(f"/m/{token}").get_data(as_text=True)
+
+
+def test_the_form_the_page_rendered_answers_the_save_after_it(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The empty hand form is kept per match, language and site, not per address: the
+    page's form is the one a save over htmx answers with (rendered once, its version
+    and key put in), and it reads as the form rendered afresh."""
+    token = service_match(app, NAMES, 3, target=100_000)
+    cache.clear(app)
+    rendered: list[object] = []
+    real = cache._render_form
+
+    def counted(*args: Any, **kwargs: Any) -> str:
+        rendered.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cache, "_render_form", counted)
+    page = client.get(f"/m/{token}").get_data(as_text=True)
+    assert len(rendered) == 1
+    data = fill_hand(form_data(page, "hand-form"), **A_HAND)
+    saved = client.post(f"/m/{token}/hands", data=data, headers=HX)
+    assert saved.status_code == 200 and "Spiel 5" in saved.get_data(as_text=True)
+    assert len(rendered) == 1  # the page's form, with the new version and a new key
+    kept = form_data(saved.get_data(as_text=True), "hand-form")
+    assert kept["version"] == str(int(data["version"]) + 1)
+    assert kept["idempotency_key"] != data["idempotency_key"]
+    form = re.compile(r'<form id="hand-form".*?</form>', re.S)
+    answer = form.search(CSRF.sub("CSRF", KEY.sub(r'\1"', saved.get_data(as_text=True))))
+    monkeypatch.setitem(app.config, "PAGE_CACHE", False)
+    fresh = form.search(_page(client, f"/m/{token}", headers=HX))
+    assert answer is not None and fresh is not None
+    assert answer.group(0) == fresh.group(0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.builders import page_text, setup_data, start_match
@@ -85,3 +86,29 @@ def test_every_kind_of_form_message_is_german_in_the_german_ui(client: FlaskClie
         assert german in text
     for english in ("This field is required", "Not a valid", "Number must be", "Field cannot"):
         assert english not in text
+
+
+def test_a_language_forced_in_a_request_is_the_one_its_page_speaks(client: FlaskClient) -> None:
+    """The templates' words are looked up once per request and language
+    (``words.translations``): a language forced for a page (the offline page is asked
+    for in each language) is followed, and so is the request's own language after it."""
+    german = {"Accept-Language": "de"}
+    english = client.get("/offline/en", headers=german).get_data(as_text=True)
+    assert "No connection" in english and "Keine Verbindung" not in english
+    also = client.get("/offline/de", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Keine Verbindung" in also and "No connection" not in also
+    home = client.get("/", headers=german).get_data(as_text=True)
+    assert '<html lang="de">' in home
+
+
+def test_the_kept_translations_follow_a_forced_language_both_ways(app: Flask) -> None:
+    from flask_babel import force_locale
+
+    from scorer.words import translations
+
+    with app.test_request_context("/?lang=de"):
+        app.preprocess_request()
+        assert translations().ugettext("No connection") == "Keine Verbindung"
+        with force_locale("en"):
+            assert translations().ugettext("No connection") == "No connection"
+        assert translations().ugettext("No connection") == "Keine Verbindung"

@@ -3,6 +3,7 @@ Retry-After and "try again in N seconds"), per server by the work slots (503).""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -81,3 +82,33 @@ def _session(app: Flask, token: str) -> str:
     from tests.builders import session_token_of
 
     return session_token_of(app, token)
+
+
+def test_the_polls_pass_the_limiter_by_and_the_limits_still_hold(
+    limited: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read-only page's poll has no limit to count (the limiter looks for none: it cost a
+    fifth of an unchanged poll); the expensive routes are limited as before."""
+    from scorer.extensions import limiter
+
+    client = limited.test_client()
+    token = start_match(client, ["Anna", "Bert", "Carl"])
+    page = client.get(f"/m/{token}").get_data(as_text=True)
+    found = re.search(r"/v/([A-Za-z0-9_-]+)/qr\.svg", page)
+    assert found is not None
+    view = found.group(1)
+    looked: list[str] = []
+    real = limiter.limit_manager.resolve_limits
+
+    def resolve(*args: object, **kwargs: object) -> object:
+        looked.append(str(args[1]))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(limiter.limit_manager, "resolve_limits", resolve)
+    for _ in range(5):
+        assert client.get(f"/v/{view}/sheet", headers={"HX-Request": "true"}).status_code == 200
+    assert looked == []
+    for _ in range(2):
+        assert client.get(f"/m/{token}/sheet.pdf").status_code == 200
+    assert client.get(f"/m/{token}/sheet.pdf").status_code == 429
+    assert looked

@@ -21,6 +21,9 @@
 ``standings``
     The ranking, the round's progress and seating, the public pages' poll
     state (a state built at most every ``TOURNAMENT_FRESH`` seconds).
+``counting``
+    The tournament's change count: one per transaction that changed a table,
+    written as its last statement; what the polls compare (a few rows, any hall).
 ``polls``
     The public pages' poll state, read at most every half second per link and
     process (``TOURNAMENT_POLL_KEEP``).

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -26,14 +26,16 @@ from ...extensions import db
 from ...models import Match, utcnow
 from ...rules import points_step
 from ...rules.tournament import check_slip as rules_check_slip
-from ...tournament_models import Entrant, Round, Tournament, TournamentTable
+from ...tournament_models import Round, Tournament, TournamentTable
 from ..errors import NotFound
 from ..sheets import ruleset_of
 from ..unit import use_case
 from ..writes import touch
+from . import board_rows, counting
+from .board_rows import RoundTable
 from .public_pages import page_count
 from .setup import bump, current_round
-from .tables import TableState, deals_of, hands_changed, state_of
+from .tables import TableState, deals_of
 
 QUIET = timedelta(minutes=10)
 """A table in play that changed nothing for this long may have lost its phone."""
@@ -42,21 +44,27 @@ QUIET = timedelta(minutes=10)
 
 
 @dataclass(frozen=True)
+class Person:
+    """A player as the board names them."""
+
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
 class BoardTable:
     """One table on the board: its state, its players in seat order, quiet since when."""
 
+    id: int
+    number: int
     state: TableState
-    players: tuple[Entrant, ...]
+    players: tuple[Person, ...]
     quiet_since: datetime | None
-
-    @property
-    def table(self) -> TournamentTable:
-        return self.state.table
 
     @property
     def finished(self) -> bool:
         """Played out or typed in from paper: the round may be closed as far as it goes."""
-        return self.state.done or self.state.paper
+        return self.state.finished
 
     @property
     def deal(self) -> int:
@@ -66,37 +74,25 @@ class BoardTable:
 
 @dataclass(frozen=True)
 class Board:
-    """The current round's tables as the organiser watches them."""
+    """The current round as the organiser watches it: what is said of all its tables.
+
+    ``tables`` holds every table of the round (id, number, state) in the order of
+    their numbers; a page of the board (:func:`page_of`) names its own tables' players.
+    """
 
     row: Round | None
-    tables: tuple[BoardTable, ...]
-
-    @property
-    def finished(self) -> int:
-        return sum(1 for t in self.tables if t.finished)
-
-    @property
-    def signed(self) -> int:
-        return sum(1 for t in self.tables if t.state.signed)
-
-    @property
-    def unfinished(self) -> list[int]:
-        """Tables still playing (closing the round waits for them)."""
-        return [t.table.number for t in self.tables if not t.finished]
-
-    @property
-    def unsigned(self) -> list[int]:
-        """Tables done but not confirmed by all their players (closing warns of them)."""
-        return [t.table.number for t in self.tables if t.finished and not t.state.signed]
-
-    @property
-    def changed(self) -> list[int]:
-        """Tables changed after a player confirmed, waiting for their players again."""
-        return [t.table.number for t in self.tables if t.state.changed]
-
-    @property
-    def quiet(self) -> list[int]:
-        return [t.table.number for t in self.tables if t.quiet_since is not None]
+    tables: tuple[RoundTable, ...]
+    finished: int
+    signed: int
+    unfinished: list[int]
+    """Tables still playing (closing the round waits for them)."""
+    unsigned: list[int]
+    """Tables done but not confirmed by all their players (closing warns of them)."""
+    changed: list[int]
+    """Tables changed after a player confirmed, waiting for their players again."""
+    quiet: list[int]
+    """Tables in play that changed nothing for :data:`QUIET` (a phone gone offline?)."""
+    now: datetime | None = field(default=None, repr=False, compare=False)
 
 
 BOARD_ROWS = 100
@@ -113,22 +109,9 @@ class BoardPage:
     pages: int
 
 
-def page_of(shown: Board, page: int, rows: int | None = None) -> BoardPage:
-    """Page ``page`` (from 1; beyond the last is the last) of the board, balanced.
-
-    >>> from types import SimpleNamespace as B
-    >>> p = page_of(B(tables=tuple(range(250))), 3)
-    >>> (p.page, p.pages, p.tables[0], len(p.tables))
-    (3, 3, 168, 82)
-    """
-    pages, per = page_count(len(shown.tables), rows or BOARD_ROWS)
-    page = max(1, min(page, pages))
-    return BoardPage(shown.tables[(page - 1) * per : page * per], page, pages)
-
-
 def round_tables(row: Round) -> list[TournamentTable]:
     """``row``'s tables with their matches, seats and confirmations, in three statements
-    whatever the number of tables (the board of a hall of 1,000 tables asks every 5 s)."""
+    whatever the number of tables (the round's page and its paper)."""
     return list(
         db.session.execute(
             select(TournamentTable)
@@ -163,29 +146,64 @@ def quiet_since(state: TableState, closed: bool, now: datetime) -> datetime | No
 
 
 def board(tournament: Tournament, now: datetime | None = None) -> Board:
-    """The board of the tournament's current round (no round yet: no tables)."""
+    """The board of the tournament's current round (no round yet: no tables).
+
+    Every table of the round is read as plain rows (:func:`.board_rows.states`: a
+    fixed number of statements, no ORM objects), enough to count and list what the
+    board says of all of them; a page's players are named by :func:`page_of`.
+    """
     row = current_round(tournament)
     if row is None:
-        return Board(row=None, tables=())
+        return Board(None, (), 0, 0, [], [], [], [])
     now = now or utcnow()
-    people = {e.id: e for e in tournament.entrants}
     closed = row.closed_at is not None
-    tables = []
-    found = round_tables(row)
-    changed = hands_changed(t.match_id for t in found if t.confirmations)
-    for table in found:
-        state = state_of(table, changed)
-        tables.append(
+    found = tuple(board_rows.states(row.id))
+    return Board(
+        row=row,
+        tables=found,
+        finished=sum(1 for t in found if t.state.finished),
+        signed=sum(1 for t in found if t.state.signed),
+        unfinished=[t.number for t in found if not t.state.finished],
+        unsigned=[t.number for t in found if t.state.finished and not t.state.signed],
+        changed=[t.number for t in found if t.state.changed],
+        quiet=[t.number for t in found if quiet_since(t.state, closed, now) is not None],
+        now=now,
+    )
+
+
+def page_of(shown: Board, page: int, rows: int | None = None) -> BoardPage:
+    """Page ``page`` (from 1; beyond the last is the last) of the board, balanced, with
+    its tables' players named (one statement for the page's players, not the hall's).
+
+    >>> page_of(Board(None, tuple(range(250)), 0, 0, [], [], [], []), 3)
+    BoardPage(tables=(), page=3, pages=3)
+    """
+    pages, per = page_count(len(shown.tables), rows or BOARD_ROWS)
+    page = max(1, min(page, pages))
+    shown_here = shown.tables[(page - 1) * per : page * per]
+    if shown.row is None:
+        return BoardPage((), page, pages)
+    closed = shown.row.closed_at is not None
+    now = shown.now or utcnow()
+    people = board_rows.names(p for t in shown_here for p in t.state.players)
+    return BoardPage(
+        tuple(
             BoardTable(
-                state=state,
-                players=tuple(people[p] for p in table.players),
-                quiet_since=quiet_since(state, closed, now),
+                id=t.id,
+                number=t.number,
+                state=t.state,
+                players=tuple(Person(p, people[p]) for p in t.state.players),
+                quiet_since=quiet_since(t.state, closed, now),
             )
-        )
-    return Board(row=row, tables=tuple(tables))
+            for t in shown_here
+        ),
+        page,
+        pages,
+    )
 
 
 _T = Tournament.__table__
+_COUNT, _LAST = counting.totals(_T.c.id)
 _R = Round.__table__
 _TT = TournamentTable.__table__
 _M = Match.__table__
@@ -200,9 +218,9 @@ _POLL = (
     select(
         _T.c.version,
         _T.c.updated_at,
+        _COUNT,
+        _LAST,
         func.count(_M.c.id),
-        func.coalesce(func.sum(_M.c.version), 0),
-        func.max(_M.c.updated_at),
         func.coalesce(
             func.sum(
                 case(
@@ -232,17 +250,18 @@ def poll_state(token: str, now: datetime | None = None) -> tuple[str, datetime] 
     """What the board shows, as a tag and its last change; None for no such tournament.
 
     One Core statement on a connection of its own: the tournament's version and
-    the sum of its current round's matches' versions (each only grows, so any
-    change of a table changes the sum), and how many tables in play are quiet
-    (a table turning quiet changes the board though nothing was written).
+    its tables' change count (:mod:`.counting`: any change of a table counts),
+    and how many tables of the current round in play are quiet (a table turning
+    quiet changes the board though nothing was written: the one part that reads
+    the round's tables, in the database, for the organiser's one poll every 5 s).
     """
     quiet_before = (now or utcnow()) - QUIET
     with db.engine.connect() as connection:
         found = connection.execute(_POLL, {"token": token, "quiet_before": quiet_before}).first()
     if found is None:
         return None
-    version, updated, tables, versions, changed, quiet = found
-    tag = f"board.t{version}.n{tables}.v{versions}.q{quiet}"
+    version, updated, changes, changed, tables, quiet = found
+    tag = f"board.t{version}.n{tables}.c{changes or 0}.q{quiet}"
     return tag, max(updated, changed or updated)
 
 
@@ -261,8 +280,8 @@ def table_of(tournament: Tournament, table_id: int) -> TournamentTable:
 
 def seat_names(tournament: Tournament, table: TournamentTable) -> list[str]:
     """The table's players' names in seat order."""
-    people = {e.id: e for e in tournament.entrants}
-    return [people[p].name for p in table.players]
+    people = board_rows.names(table.players)
+    return [people[p] for p in table.players]
 
 
 # -- paper slips -----------------------------------------------------------------------

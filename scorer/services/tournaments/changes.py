@@ -226,7 +226,7 @@ def changes(tournament: Tournament) -> list[Change]:
         events = history[table.match_id]
         hands = _hand_changes(table, names, events, retired[table.match_id])
         last = max((event.created_at for event, _, _ in events), default=None)
-        if table.paper is None and split_confirmations(table, last)[1]:
+        if table.paper is None and split_confirmations(table.confirmations, last)[1]:
             hands = [replace(change, reconfirm=True) for change in hands]
         found += hands
         found += _paper_changes(table, names)

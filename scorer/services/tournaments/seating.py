@@ -88,17 +88,18 @@ def start_number(text: str | None) -> int | None:
 
 def player_page(current: Standings, number: int) -> PlayerPage | None:
     """The page of the player with start number ``number``, or None when nobody has it."""
-    player = next((p for p in current.players if p.number == number), None)
+    found = current.lookup
+    player = found.numbers.get(number)
     if player is None:
         return None
-    seat = next((s for s in current.seats if s.player.entrant_id == player.entrant_id), None)
+    seat = found.seats.get(player.entrant_id)
     at = seat.table if seat is not None else None
     progress = current.progress
     return PlayerPage(
         player=player,
-        line=next((x for x in current.lines if x.player.entrant_id == player.entrant_id), None),
+        line=found.lines.get(player.entrant_id),
         seat=seat,
-        mates=tuple(sorted((s for s in current.seats if s.table == at), key=lambda s: s.seat)),
-        table=next((t for t in progress.tables if t.number == at), None) if progress else None,
+        mates=found.tables.get(at, ()) if at is not None else (),
+        table=found.progress.get(at) if progress is not None and at is not None else None,
         round=progress.round if progress is not None else None,
     )

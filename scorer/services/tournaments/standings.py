@@ -6,24 +6,27 @@ them (a fixed number of statements, going on from the previous build) and
 :mod:`.published` shares each build between all processes.
 
 The public pages poll every few seconds.  :func:`poll_state` answers in one
-Core statement whether anything they show can have changed: the tournament's
-version (players, rounds, tables, settings: ``setup.bump``) together with the
-sum and the count of its tables' match versions (every saved, corrected or
-struck hand and every confirmation counts one at its match).
+statement on the tournament's row whether anything they show can have changed:
+the tournament's version (players, rounds, tables, settings: ``setup.bump``)
+together with the count of its tables' changes (every saved, corrected or struck
+hand, every confirmation and paper slip counts one: :mod:`.counting`) — the same
+work at 10 tables and at 1,000.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import NamedTuple
+from functools import cached_property
+from typing import NamedTuple, TypeVar
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import bindparam, select
 
 from ...extensions import db
-from ...models import Match
-from ...tournament_models import Round, Tournament, TournamentTable
+from ...tournament_models import Tournament
+from . import counting
 
 MAX_NUMBER = 10**6
 """No start number is larger; a larger one typed or in an address names nobody."""
@@ -127,6 +130,22 @@ class Standings:
     series: tuple[str, str] | None = None
     """The series' name and public link, for an evening of a series."""
 
+    @cached_property
+    def lookup(self) -> Lookup:
+        """Each player's line, seat and table by entrant id, made once per build: a hall's
+        3,000 phones each ask for their own page, which is then looked up, not searched."""
+        tables: dict[int, list[Seat]] = {}
+        for seat in self.seats:
+            tables.setdefault(seat.table, []).append(seat)
+        progress = self.progress.tables if self.progress is not None else ()
+        return Lookup(
+            numbers=_first((p.number, p) for p in self.players if p.number is not None),
+            seats=_first((s.player.entrant_id, s) for s in self.seats),
+            lines=_first((x.player.entrant_id, x) for x in self.lines),
+            tables={n: tuple(sorted(seats, key=lambda s: s.seat)) for n, seats in tables.items()},
+            progress=_first((t.number, t) for t in progress),
+        )
+
     @property
     def drawn(self) -> bool:
         """Whether a round has been drawn (before that: the registered players only)."""
@@ -145,6 +164,30 @@ class Standings:
             and self.progress.closed
             and self.progress.round >= self.rounds_planned
         )
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _first(pairs: Iterable[tuple[K, V]]) -> dict[K, V]:
+    """The pairs as a dict, the first value of a key kept (as a search from the top finds)."""
+    found: dict[K, V] = {}
+    for key, value in pairs:
+        found.setdefault(key, value)
+    return found
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """The standings by key: players by start number, their seat and line by entrant id,
+    each table's seats (in seat order) and progress by table number."""
+
+    numbers: dict[int, Player]
+    seats: dict[int, Seat]
+    lines: dict[int, Line]
+    tables: dict[int, tuple[Seat, ...]]
+    progress: dict[int, TableProgress]
 
 
 @dataclass(frozen=True)
@@ -170,30 +213,15 @@ class PollState(NamedTuple):
 # -- the poll ------------------------------------------------------------------
 
 _TOURNAMENTS = Tournament.__table__
-_ROUNDS = Round.__table__
-_TABLES = TournamentTable.__table__
-_MATCHES = Match.__table__
-# One statement, no ORM rows: the tournament by its (unique, indexed) public link, its
-# rounds by tournament_id, their tables by round_id and each table's match by its key.
-# Every saved hand bumps its match's version, so the sum changes with any of them; a
-# redraw (matches deleted and made anew) bumps the tournament's version.
-_POLL_STATE = (
-    select(
-        _TOURNAMENTS.c.id,
-        _TOURNAMENTS.c.version,
-        _TOURNAMENTS.c.updated_at,
-        func.coalesce(func.sum(_MATCHES.c.version), 0),
-        func.count(_MATCHES.c.id),
-        func.max(_MATCHES.c.updated_at),
-    )
-    .select_from(
-        _TOURNAMENTS.outerjoin(_ROUNDS, _ROUNDS.c.tournament_id == _TOURNAMENTS.c.id)
-        .outerjoin(_TABLES, _TABLES.c.round_id == _ROUNDS.c.id)
-        .outerjoin(_MATCHES, _MATCHES.c.id == _TABLES.c.match_id)
-    )
-    .where(_TOURNAMENTS.c.view_token == bindparam("view_token"))
-    .group_by(_TOURNAMENTS.c.id, _TOURNAMENTS.c.version, _TOURNAMENTS.c.updated_at)
-)
+_COUNT, _LAST = counting.totals(_TOURNAMENTS.c.id)
+# One row by the (unique, indexed) public link, whatever the size of the hall: the
+# tournament's version (its own rows: players, rounds, tables, settings) and the count
+# of its tables' changes (every saved, corrected or struck hand, every confirmation and
+# paper slip; ``counting``: a few rows by the tournament's key), each written in the
+# transaction of the change it counts.
+_POLL_STATE = select(
+    _TOURNAMENTS.c.id, _TOURNAMENTS.c.version, _TOURNAMENTS.c.updated_at, _COUNT, _LAST
+).where(_TOURNAMENTS.c.view_token == bindparam("view_token"))
 
 
 def poll_state(view_token: str) -> PollState | None:
@@ -206,9 +234,9 @@ def poll_state(view_token: str) -> PollState | None:
         row = connection.execute(_POLL_STATE, {"view_token": view_token}).first()
     if row is None:
         return None
-    tournament_id, version, updated_at, versions, matches, changed = row
+    tournament_id, version, updated_at, changes, changed = row
     last = max(updated_at, changed) if changed is not None else updated_at
-    return PollState(tournament_id, f"t{tournament_id}.{version}.{versions}.{matches}", last)
+    return PollState(tournament_id, f"t{tournament_id}.{version}.c{changes or 0}", last)
 
 
 # -- names in order -----------------------------------------------------------

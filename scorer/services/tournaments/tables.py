@@ -21,13 +21,14 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 
 from ...extensions import db
 from ...models import Hand, HandEvent, Match, utcnow
 from ...rules.tournament import TableResult, check_confirm, lost_game, table_results
-from ...tournament_models import Confirmation, Entrant, Round, TournamentTable
+from ...tournament_models import Confirmation, Entrant, Round, Tournament, TournamentTable
 from ..sheets import standing
 from ..unit import use_case
 from ..writes import touch
@@ -44,7 +45,7 @@ class TableState:
     confirmed before a hand was changed, and are asked to confirm again.
     """
 
-    table: TournamentTable
+    players: tuple[int, ...]
     played: int
     deals: int
     done: bool
@@ -54,9 +55,14 @@ class TableState:
     stale: frozenset[int] = frozenset()
 
     @property
+    def finished(self) -> bool:
+        """Played out or typed in from paper: the round may be closed as far as it goes."""
+        return self.done or self.paper
+
+    @property
     def signed(self) -> bool:
         """Every player of the table has confirmed the result (or it came on paper)."""
-        return self.paper or (self.done and self.confirmed >= set(self.table.players))
+        return self.paper or (self.done and self.confirmed.issuperset(self.players))
 
     @property
     def changed(self) -> bool:
@@ -86,14 +92,24 @@ def hands_changed(match_ids: Iterable[int]) -> dict[int, datetime]:
     return {match_id: when for match_id, when in rows}
 
 
+class Given(Protocol):
+    """A confirmation as given: by whom, when (a row of either kind)."""
+
+    @property
+    def entrant_id(self) -> int: ...
+
+    @property
+    def created_at(self) -> datetime: ...
+
+
 def split_confirmations(
-    table: TournamentTable, changed: datetime | None
+    given: Iterable[Given], changed: datetime | None
 ) -> tuple[frozenset[int], frozenset[int]]:
     """The players whose confirmation stands, and those whose went stale: given before
     the hands last ``changed`` (a confirmation in the same instant stands)."""
     standing_: set[int] = set()
     stale: set[int] = set()
-    for c in table.confirmations:
+    for c in given:
         (stale if changed is not None and c.created_at < changed else standing_).add(c.entrant_id)
     return frozenset(standing_), frozenset(stale)
 
@@ -108,9 +124,9 @@ def state_of(table: TournamentTable, changed: Mapping[int, datetime] | None = No
     played = standing(match).hand_count
     if changed is None:
         changed = hands_changed([match.id]) if table.confirmations else {}
-    confirmed, stale = split_confirmations(table, changed.get(match.id))
+    confirmed, stale = split_confirmations(table.confirmations, changed.get(match.id))
     return TableState(
-        table=table,
+        players=tuple(table.players),
         played=played,
         deals=deals_of(match),
         done=match.finished_at is not None,
@@ -185,7 +201,7 @@ def confirm(table: TournamentTable, entrant_id: int) -> None:
     )
     given = next((c for c in table.confirmations if c.entrant_id == entrant_id), None)
     if given is not None:
-        _, stale = split_confirmations(table, hands_changed([match.id]).get(match.id))
+        _, stale = split_confirmations(table.confirmations, hands_changed([match.id]).get(match.id))
         if entrant_id not in stale:
             return
     # a change of the table (its page and the organiser's board show it), guarded: the
@@ -246,44 +262,73 @@ class TableHeader:
         return any(p.again for p in self.players)
 
 
+_TT = TournamentTable.__table__
+_R = Round.__table__
+_T = Tournament.__table__
+_E = Entrant.__table__
+_CF = Confirmation.__table__
+# the table of a match with its round and tournament: one indexed lookup (the match's key
+# is unique among the tables), nothing found for a match outside a tournament
+_HEADER = (
+    select(
+        _TT.c.id,
+        _TT.c.number,
+        _TT.c.players,
+        _R.c.number,
+        _R.c.closed_at,
+        _T.c.name,
+        _T.c.view_token,
+    )
+    .select_from(_TT.join(_R, _R.c.id == _TT.c.round_id).join(_T, _T.c.id == _R.c.tournament_id))
+    .where(_TT.c.match_id == bindparam("match_id"))
+)
+_SEATED = select(_E.c.id, _E.c.number, _E.c.name).where(
+    _E.c.id.in_(bindparam("ids", expanding=True))
+)
+_GIVEN = select(_CF.c.entrant_id, _CF.c.created_at).where(_CF.c.table_id == bindparam("table_id"))
+
+
 def header_of(match: Match) -> TableHeader | None:
     """The tournament's words for a table's match page, or None outside a tournament.
 
-    One indexed lookup for a match outside a tournament (nearly every match).
+    One indexed lookup for a match outside a tournament (nearly every match); for a
+    table, plain rows (every save at a hall answers with it): its round and
+    tournament, its players, their confirmations.
     """
-    table = table_of_match(match.id)
-    if table is None:
+    found = db.session.execute(_HEADER, {"match_id": match.id}).first()
+    if found is None:
         return None
-    row = table.round
-    tournament = row.tournament
-    entrants = names_of(table)
+    table_id, table_number, seated, round_number, closed_at, name, view_token = found
+    players = [int(p) for p in seated]
+    entrants = {i: (number, n) for i, number, n in db.session.execute(_SEATED, {"ids": players})}
+    given = db.session.execute(_GIVEN, {"table_id": table_id}).all()
     confirmed, stale = split_confirmations(
-        table, hands_changed([match.id]).get(match.id) if table.confirmations else None
+        given, hands_changed([match.id]).get(match.id) if given else None
     )
     state = standing(match)
     lost = lost_games([match.id]) if match.finished_at is not None else Counter()
     return TableHeader(
-        tournament=tournament.name,
-        view_token=tournament.view_token,
-        round=row.number,
-        table=table.number,
+        tournament=name,
+        view_token=view_token,
+        round=round_number,
+        table=table_number,
         deals=deals_of(match),
         played=state.hand_count,
         done=match.finished_at is not None,
-        closed=row.closed_at is not None,
+        closed=closed_at is not None,
         players=tuple(
             Seated(
                 entrant_id=entrant_id,
                 seat=seat,
-                number=entrants[entrant_id].number,
-                name=entrants[entrant_id].name,
+                number=entrants[entrant_id][0],
+                name=entrants[entrant_id][1],
                 confirmed=entrant_id in confirmed,
                 again=entrant_id in stale,
             )
-            for seat, entrant_id in enumerate(table.players)
+            for seat, entrant_id in enumerate(players)
         ),
         results=tuple(
-            Result(state.totals[seat], lost[(match.id, seat)]) for seat in range(len(table.players))
+            Result(state.totals[seat], lost[(match.id, seat)]) for seat in range(len(players))
         ),
         next_seq=int(
             db.session.execute(select(func.max(Hand.seq)).where(Hand.match_id == match.id)).scalar()

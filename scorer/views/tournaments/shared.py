@@ -7,6 +7,7 @@ modules.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from datetime import date
 from typing import Any
 
@@ -14,7 +15,7 @@ from flask import session, url_for
 from flask_babel import format_date, ngettext
 from werkzeug.routing import BuildError
 
-from ...tournament_models import Tournament
+from ...tournament_models import Entrant, Tournament
 
 TOURNAMENTS_KEY = "tournaments"
 """The session's list of organiser tokens this device has opened (newest first)."""
@@ -49,13 +50,36 @@ def url_or_none(endpoint: str, **values: Any) -> str | None:
         return None
 
 
+class People(Mapping[int, Entrant]):
+    """The tournament's players by id, read when a page first looks one up (the board
+    of a hall never does: its thousands of players would be read for nothing)."""
+
+    def __init__(self, tournament: Tournament) -> None:
+        self.tournament = tournament
+        self.found: dict[int, Entrant] | None = None
+
+    def _all(self) -> dict[int, Entrant]:
+        if self.found is None:
+            self.found = {e.id: e for e in self.tournament.entrants}
+        return self.found
+
+    def __getitem__(self, entrant_id: int) -> Entrant:
+        return self._all()[entrant_id]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
 def page_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
     """The tournament and the organiser's way around (home, players, board, changes)."""
     return {
         "tournament": tournament,
         "home_url": url_or_none("t_organiser.home", token=tournament.token),
         "players_url": url_or_none("t_players.index", token=tournament.token),
-        "people": {e.id: e for e in tournament.entrants},
+        "people": People(tournament),
         **extra,
     }
 
