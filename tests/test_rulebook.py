@@ -1,8 +1,8 @@
 """The rulebook ``docs/rules.md`` and the code's citations of it.
 
-The book has the twelve sections of the specification and a thirteenth of
-its own (the tournament), each a level-2 heading ``## N. Title`` (N = 1 … 13,
-in order).  The code cites them as "RULES.md
+The book has the twelve sections of the specification and two of its own
+(13, the tournament; 14, the Stammtisch's year), each a level-2 heading
+``## N. Title`` (N = 1 … 14, in order).  The code cites them as "RULES.md
 section N" today and will cite "docs/rules.md section N"; both spellings are
 accepted here.
 
@@ -38,7 +38,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "docs" / "rules.md"
 CODE = ROOT / "scorer"
-SECTIONS = range(1, 14)
+SECTIONS = range(1, 15)
 
 _NUMBER = r"\d+(?:\.\d+)?(?!\.?\d)"
 _LIST = rf"{_NUMBER}(?:\s*(?:,|\band\b|\bor\b|&)\s*{_NUMBER})*"
