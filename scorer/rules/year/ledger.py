@@ -207,15 +207,23 @@ def shares_of(parts: Sequence[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
     return tuple((person, floors[i]) for i, (person, _) in enumerate(parts))
 
 
-def _paid_when(
+def paid_when(
     payment: Payment,
     during: Collection[int],
     before: Collection[int],
     start: date,
-    end: date | None,
+    end: date | None = None,
 ) -> str:
     """``"before"``, ``"during"`` or ``"after"`` the year, for one payment: a payment on the
-    night goes with its evening, any other by its day."""
+    night goes with its evening (``during``: this year's evening numbers, ``before``: the
+    earlier years'), any other by its day (the year runs from ``start`` until ``end``).
+
+    >>> paid_when(Payment(1, "kitty", date(2026, 1, 8), 50, "A", evening=3), {3}, {1, 2},
+    ...           date(2026, 1, 1))
+    'during'
+    >>> paid_when(Payment(2, "kitty", date(2025, 12, 1), 50, "A"), {3}, {1, 2}, date(2026, 1, 1))
+    'before'
+    """
     if payment.evening is not None:
         if payment.evening in during:
             return "during"
@@ -275,7 +283,7 @@ def year_ledger(
     ordered = sorted(payments, key=lambda p: (p.day, p.number))
     for payment in ordered:
         check_payment(payment)
-        when = _paid_when(payment, this_numbers, earlier_numbers, start, end)
+        when = paid_when(payment, this_numbers, earlier_numbers, start, end)
         if when == "after":
             continue
         before = when == "before"
