@@ -375,8 +375,10 @@ def post_rules(app: Flask) -> list[Any]:
 # corrections' routes, test_tournament_money.py the money's, test_tournament_organiser.py
 # and test_tournament_players.py send their forms hostile input, test_tournament_series.py
 # fuzzes the series' routes; tests/web/test_online.py sends the hosted copy's routes and the
-# hall's link to it forged, replayed, stale and junk pushes (hypothesis) and wrong lines
+# hall's link to it forged, replayed, stale and junk pushes (hypothesis) and wrong lines;
+# tests/web/test_stammtisch_fuzz.py fuzzes every route of the Stammtisch ("st_")
 ORGANISER_ROUTES = (
+    "st_",
     "online.",
     "t_online.",
     "t_organiser.",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from ...extensions import db
 from ...models import utcnow
 from ...rules.year import next_season, season_label
 from ...stammtisch_models import Member, Stammtisch, Year
@@ -43,6 +44,7 @@ def new_year(group: Stammtisch, *, day: date, after: int | None = None) -> Year:
         money_mode=last.money_mode,
         ranking_by=last.ranking_by,
     )
+    db.session.add(year)
     for position, member in enumerate(active_members(last)):
         year.members.append(
             Member(person_id=member.person_id, position=position, joined_on=year.starts_on)

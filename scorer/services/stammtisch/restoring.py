@@ -59,8 +59,9 @@ from ...stammtisch_models import Member, Person, Sitter, Stammtisch, Year
 from ...stammtisch_models import Payment as PaymentRow
 from .. import bulk
 from ..backup import Tokens, finish_match, load_match, write
-from ..backup_format import TOKEN_RE, Reader, count_hands, parse
-from ..errors import BackupError, ConflictError
+from ..backup_format import TOKEN_RE, count_hands, parse
+from ..backup_format import Reader as BaseReader
+from ..errors import BackupError, ConflictError, Said
 from ..errors import Said as _
 from ..starting import MAX_NAME, MAX_TITLE, clean_name
 from .backup import FORMAT
@@ -82,6 +83,50 @@ class Restored:
     group: Stammtisch
     kept_links: bool
     evenings: int
+
+
+# what a key of the file is called where a message names it (the match backups' own
+# words, scorer.services.backup_format.FIELDS, name the rest)
+_FIELDS: dict[str, Said] = {
+    "person": _("person"),
+    "payer": _("who paid"),
+    "payee": _("who was paid"),
+    "year": _("year"),
+    "evening": _("evening"),
+    "season": _("season"),
+    "season_start": _("the day the year begins"),
+    "starts_on": _("start"),
+    "label": _("name of the year"),
+    "held_on": _("date"),
+    "paid_on": _("date"),
+    "joined_on": _("joined"),
+    "left_on": _("left"),
+    "money_mode": _("money"),
+    "ranking_by": _("ranking"),
+    "stake_basis": _("stake per"),
+    "cents": _("amount"),
+    "note": _("what for"),
+    "kind": _("kind of payment"),
+    "guest": _("guest"),
+    "position": _("place in the list"),
+    "sitters": _("who sat in"),
+    "members": _("members"),
+    "people": _("people"),
+    "years": _("years"),
+    "evenings": _("evenings"),
+    "payments": _("payments"),
+}
+
+
+class Reader(BaseReader):
+    """The match backups' reader, naming this file's own keys in the user's words."""
+
+    def fail(self, key: str) -> BackupError:
+        if key not in _FIELDS:
+            return super().fail(key)
+        return BackupError(
+            _("%(where)s: %(field)s is missing or invalid", where=self.where, field=_FIELDS[key])
+        )
 
 
 class _Chosen(Tokens):
