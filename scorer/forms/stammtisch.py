@@ -35,8 +35,8 @@ from .base import AppForm, WholeNumberField, choice_list, euros_to_cents, key_or
 from .setup import STAKE_BASES, rule_changes
 
 MONEY_CHOICES: tuple[tuple[str, Any], ...] = (
-    ("pay", _l("Pay each other (open balances until paid)")),
-    ("kitty", _l("Into the kitty (the losers pay the Kasse)")),
+    ("pay", _l("Pay each other")),
+    ("kitty", _l("Into the kitty")),
     ("none", _l("No money")),
 )
 RANKING_CHOICES: tuple[tuple[str, Any], ...] = (
@@ -115,7 +115,15 @@ class _GroupFields(AppForm):
     teams = BooleanField(_l("Play in teams of two (partners opposite)"))
     stake = StringField(_l("Stake (€)"), [Optional(), Length(max=10), printable])
     stake_basis = SelectField(_l("Stake per"), choices=choice_list(STAKE_BASES), default="full")
-    money_mode = SelectField(_l("Money"), choices=choice_list(MONEY_CHOICES), default="pay")
+    money_mode = SelectField(
+        _l("Money"),
+        choices=choice_list(MONEY_CHOICES),
+        default="pay",
+        description=_l(
+            "Pay each other: what is not paid on the night stays open until paid. Into the "
+            "kitty: the losers pay the Kasse, for the annual outing."
+        ),
+    )
     ranking_by = SelectField(
         _l("The year is ranked by"), choices=choice_list(RANKING_CHOICES), default="points"
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from datetime import date
 
 from .. import BASES, MAX_AMOUNT_CENTS, RulesError
@@ -89,9 +90,16 @@ class MatchPlayed:
         """The party of the seat with this name."""
         return self.parties[self.seats.index(name)]
 
+    @cached_property
+    def _teams(self) -> dict[int, tuple[str, ...]]:
+        found: dict[int, tuple[str, ...]] = {}
+        for name, party in zip(self.seats, self.parties, strict=True):
+            found[party] = (*found.get(party, ()), name)
+        return found
+
     def partners(self, party: int) -> tuple[str, ...]:
         """The names of the seats that play for ``party``, in seat order."""
-        return tuple(n for n, p in zip(self.seats, self.parties, strict=True) if p == party)
+        return self._teams.get(party, ())
 
     def declarers(self, hand: HandPlayed) -> tuple[str, ...]:
         """Who declared ``hand``: the recorded seat, else every partner of the declaring party."""

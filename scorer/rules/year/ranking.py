@@ -25,8 +25,8 @@ from dataclasses import dataclass, field, replace
 
 from .. import PlayedHand, RulesError, hand_winner
 from ..tournament import lost_game, rank
-from .evenings import Evening, HandPlayed, MatchPlayed
-from .money import evening_money
+from .evenings import Evening, MatchPlayed
+from .money import EveningMoney, evening_money
 
 RANKING_BY: tuple[str, ...] = ("points", "matches", "money")
 """What the year is ranked by: points, matches won, or money won."""
@@ -76,39 +76,52 @@ class YearRanking:
     running: tuple[tuple[int, ...], ...] = field(default=())
 
 
-def _hand_result(hand: HandPlayed, party: int) -> int:
-    """+1 when ``party`` won the hand, −1 when another party did, 0 when the top was shared."""
-    active = [p for p in range(len(hand.points)) if not hand.sat_out(p)]
-    winner = hand_winner(
-        PlayedHand(None, hand.outcome, None, tuple(hand.points[p] for p in active))
+@dataclass
+class _Tally:
+    """A match's hands counted per party once (who got cards, who won, who lost) and its
+    lost games per seat's name."""
+
+    played: dict[int, int]
+    won: dict[int, int]
+    lost: dict[int, int]
+    lost_games: dict[str, int]
+
+
+def _tally(match: MatchPlayed) -> _Tally:
+    parties = sorted(set(match.parties))
+    tally = _Tally(
+        dict.fromkeys(parties, 0), dict.fromkeys(parties, 0), dict.fromkeys(parties, 0), {}
     )
-    if winner is None:
-        return 0
-    return 1 if active[winner] == party else -1
+    for hand in match.hands:
+        active = [p for p in parties if not hand.sat_out(p)]
+        points = tuple(hand.points[p] for p in active)
+        top = hand_winner(PlayedHand(None, hand.outcome, None, points)) if active else None
+        winner = None if top is None else active[top]
+        for party in active:
+            tally.played[party] += 1
+            if winner is not None:
+                if party == winner:
+                    tally.won[party] += 1
+                else:
+                    tally.lost[party] += 1
+        if lost_game(hand.outcome, made=hand.made, won=hand.won):
+            for name in match.declarers(hand):
+                tally.lost_games[name] = tally.lost_games.get(name, 0) + 1
+    return tally
 
 
-def _add(line: YearLine, match: MatchPlayed, name: str) -> YearLine:
+def _add(line: YearLine, match: MatchPlayed, name: str, tally: _Tally) -> YearLine:
     party = match.party_of(name)
     won = match.finished and party in match.winners
-    hands = won_hands = lost_hands = lost = 0
-    for hand in match.hands:
-        if name in match.declarers(hand) and lost_game(hand.outcome, made=hand.made, won=hand.won):
-            lost += 1
-        if hand.sat_out(party):
-            continue
-        hands += 1
-        result = _hand_result(hand, party)
-        won_hands += result == 1
-        lost_hands += result == -1
     return replace(
         line,
         points=line.points + match.totals[party],
         matches=line.matches + 1,
         matches_won=line.matches_won + won,
-        hands=line.hands + hands,
-        hands_won=line.hands_won + won_hands,
-        hands_lost=line.hands_lost + lost_hands,
-        lost_games=line.lost_games + lost,
+        hands=line.hands + tally.played[party],
+        hands_won=line.hands_won + tally.won[party],
+        hands_lost=line.hands_lost + tally.lost[party],
+        lost_games=line.lost_games + tally.lost_games.get(name, 0),
     )
 
 
@@ -125,12 +138,16 @@ def _ranked_value(line: YearLine, by: str) -> int:
 
 
 def year_ranking(
-    evenings: Sequence[Evening], members: Sequence[str] = (), by: str = "points"
+    evenings: Sequence[Evening],
+    members: Sequence[str] = (),
+    by: str = "points",
+    money: Sequence[EveningMoney] = (),
 ) -> YearRanking:
     """The year's numbers per person, the members ranked ``by`` what the group picks.
 
     ``members`` are the year's members in the order ties are listed (by name,
     say); everybody who sat in an evening other than as a guest is ranked too.
+    ``money``: the evenings' :func:`evening_money`, when the caller has it already.
 
     Two evenings of three (10 ct per full hundred, paying each other):
 
@@ -158,20 +175,22 @@ def year_ranking(
     lines: dict[str, YearLine] = {m: YearLine(m) for m in members}
     guests: dict[str, YearLine] = {}
     played: list[dict[str, int]] = []
+    known = {m.number: m for m in money}
     for evening in ordered:
-        money = evening_money(evening).won
+        worth = (known.get(evening.number) or evening_money(evening)).won
         here: set[str] = set()
         for match in evening.matches:
+            tally = _tally(match)
             for name in match.seats:
                 person = evening.person(name)
                 book = guests if evening.is_guest(person) else lines
-                book[person] = _add(book.get(person, YearLine(person)), match, name)
+                book[person] = _add(book.get(person, YearLine(person)), match, name, tally)
                 here.add(person)
         for person in here:
             book = guests if evening.is_guest(person) else lines
             line = book[person]
             book[person] = replace(
-                line, evenings=line.evenings + 1, money=line.money + money.get(person, 0)
+                line, evenings=line.evenings + 1, money=line.money + worth.get(person, 0)
             )
         played.append({p: line.points for p, line in lines.items()})
     values = {person: _ranked_value(line, by) for person, line in lines.items()}

@@ -156,14 +156,19 @@ def year_records(evenings: Sequence[Evening]) -> tuple[Record, ...]:
     longest = _Best()
     for evening in sorted(evenings, key=lambda e: (e.day, e.number)):
         for match in sorted(evening.matches, key=lambda m: m.number):
+            members = {
+                party: _members_of(evening, match, match.partners(party))
+                for party in set(match.parties)
+            }
             for hand in sorted(match.hands, key=lambda h: h.number):
                 where = HandRef(evening.number, match.number, hand.number)
-                for party in range(len(hand.points)):
-                    named = hand.named(party)
-                    for person in _members_of(evening, match, match.partners(party)):
-                        for kind in ("binokel", "double_binokel"):
-                            if kind in named:
+                for party, named in enumerate(hand.melds):
+                    for kind in ("binokel", "double_binokel"):
+                        if kind in named:
+                            for person in members.get(party, ()):
                                 tallies[kind].add((person,), where, named.count(kind))
+                if hand.declarer is None:
+                    continue
                 declarers = _members_of(evening, match, match.declarers(hand))
                 for person in declarers:
                     if hand.outcome == "played" and hand.made and hand.bid:

@@ -28,8 +28,10 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import selectinload
 
 from ...extensions import db
+from ...models import GameSession, Hand, Match
 from ...resources import RELEASE
 from ...stammtisch_models import Payment, Stammtisch
 from ..backup_format import VERSION, compact_rules, export_session
@@ -46,10 +48,36 @@ def _day(value: date | None) -> str | None:
     return None if value is None else value.isoformat()
 
 
+def _load_sessions(ids: list[int]) -> list[GameSession]:
+    """Every evening's session with its matches, seats, hands and their lines, melds and
+    history in a statement per table (a year has thousands of hands: one query each would
+    take the export tens of seconds).  The caller keeps the list: the session's identity
+    map holds its rows weakly, and rows nobody holds are loaded again, one by one."""
+    if not ids:
+        return []
+    return list(
+        db.session.execute(
+            select(GameSession)
+            .where(GameSession.id.in_(ids))
+            .options(
+                selectinload(GameSession.matches).selectinload(Match.seats),
+                selectinload(GameSession.matches)
+                .selectinload(Match.hands)
+                .options(
+                    selectinload(Hand.parties),
+                    selectinload(Hand.meld_log),
+                    selectinload(Hand.events),
+                ),
+            )
+        ).scalars()
+    )
+
+
 def export_group(group: Stammtisch) -> dict[str, Any]:
     """The backup file of a group with every year, evening and payment, as plain JSON values."""
     index = {p.id: position for position, p in enumerate(group.people, 1)}
     evenings = evenings_of(group)
+    sessions = {s.id: s for s in _load_sessions([e.session_id for e in evenings])}
     numbers = {e.id: e.number for e in evenings}
     years = {y.id: y.number for y in group.years}
     payments = db.session.execute(
@@ -100,7 +128,7 @@ def export_group(group: Stammtisch) -> dict[str, Any]:
                         {"person": index[s.person_id], "name": s.name, "guest": s.guest}
                         for s in e.sitters
                     ],
-                    "session": export_session(e.session),
+                    "session": export_session(sessions[e.session_id]),
                 }
                 for e in evenings
             ],

@@ -14,15 +14,19 @@ and their lines as plain rows (no ORM objects: a year of 40 evenings has about
 
 from __future__ import annotations
 
+import json
+import threading
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from sqlalchemy import select
+from cachetools import LRUCache
+from sqlalchemy import String, func, select, type_coerce
 from sqlalchemy.orm import selectinload
 
 from ...extensions import db
-from ...models import GameSession, Hand, HandParty, Match
+from ...models import GameSession, Hand, HandParty, Match, Seat
 from ...rules.year import (
     Evening,
     EveningMoney,
@@ -41,7 +45,7 @@ from ...rules.year import (
 from ...stammtisch_models import Evening as EveningRow
 from ...stammtisch_models import Member, Person, Stammtisch, Year
 from ...stammtisch_models import Payment as PaymentRow
-from ..sheets import standing
+from ..sheets import STANDING_VERSION, standing
 from .groups import year_by_number
 
 
@@ -108,45 +112,59 @@ class YearView:
         return self.year.number == self.group.years[-1].number
 
 
+_HANDS = Hand.__table__
+_LINES = HandParty.__table__
+_MATCHES = Match.__table__
+_SEATS = Seat.__table__
+
+
+def _plain(statement: Any) -> Any:
+    """Rows of a Core statement on the request's connection (no ORM: a year's hands are
+    thousands of rows, and the ORM's bookkeeping per row was most of their cost)."""
+    return db.session.connection().execute(statement)
+
+
 def _hands_of(session_ids: Sequence[int]) -> dict[int, list[HandPlayed]]:
     """The counted hands of the matches of these sessions, by match id, as the rules read them."""
     if not session_ids:
         return {}
     counted = (
-        Hand.deleted_at.is_(None),
-        Hand.status == "closed",
-        Match.session_id.in_(list(session_ids)),
+        _HANDS.c.deleted_at.is_(None),
+        _HANDS.c.status == "closed",
+        _MATCHES.c.session_id.in_(list(session_ids)),
     )
-    lines: dict[int, list[tuple[int, int, bool, list[str] | None]]] = defaultdict(list)
-    for hand_id, party, points, sits_out, names in db.session.execute(
+    lines: dict[int, list[tuple[int, int, bool, tuple[str, ...]]]] = defaultdict(list)
+    # the meld names as stored text: most lines name none (a typed total), and reading
+    # every line's JSON was a third of the year's reading
+    for hand_id, party, points, sits_out, names in _plain(
         select(
-            HandParty.hand_id,
-            HandParty.party,
-            HandParty.points,
-            HandParty.sits_out,
-            HandParty.meld_names,
+            _LINES.c.hand_id,
+            _LINES.c.party,
+            _LINES.c.points,
+            _LINES.c.sits_out,
+            type_coerce(_LINES.c.meld_names, String),
         )
-        .join(Hand, Hand.id == HandParty.hand_id)
-        .join(Match, Match.id == Hand.match_id)
+        .join(_HANDS, _HANDS.c.id == _LINES.c.hand_id)
+        .join(_MATCHES, _MATCHES.c.id == _HANDS.c.match_id)
         .where(*counted)
     ):
-        lines[hand_id].append((party, points, sits_out, names))
+        lines[hand_id].append((party, points, bool(sits_out), _names(names)))
     found: dict[int, list[HandPlayed]] = defaultdict(list)
-    for row in db.session.execute(
+    for row in _plain(
         select(
-            Hand.id,
-            Hand.match_id,
-            Hand.seq,
-            Hand.declarer_party,
-            Hand.declarer_seat,
-            Hand.outcome,
-            Hand.bid,
-            Hand.made,
-            Hand.won,
+            _HANDS.c.id,
+            _HANDS.c.match_id,
+            _HANDS.c.seq,
+            _HANDS.c.declarer_party,
+            _HANDS.c.declarer_seat,
+            _HANDS.c.outcome,
+            _HANDS.c.bid,
+            _HANDS.c.made,
+            _HANDS.c.won,
         )
-        .join(Match, Match.id == Hand.match_id)
+        .join(_MATCHES, _MATCHES.c.id == _HANDS.c.match_id)
         .where(*counted)
-        .order_by(Hand.match_id, Hand.seq)
+        .order_by(_HANDS.c.match_id, _HANDS.c.seq)
     ):
         parts = sorted(lines.get(row.id, []))
         found[row.match_id].append(
@@ -159,71 +177,113 @@ def _hands_of(session_ids: Sequence[int]) -> dict[int, list[HandPlayed]]:
                 made=row.made,
                 won=row.won,
                 points=tuple(p[1] for p in parts),
-                sits_out=tuple(bool(p[2]) for p in parts),
-                melds=tuple(tuple(p[3] or ()) for p in parts),
+                sits_out=tuple(p[2] for p in parts),
+                melds=tuple(p[3] for p in parts),
             )
         )
     return found
 
 
-def _nights(rows: Sequence[EveningRow], with_hands: bool) -> list[Night]:
-    """The evenings of ``rows`` as the rules read them (the hands only when asked for)."""
+def _names(stored: str | None) -> tuple[str, ...]:
+    """A party's meld names as the JSON column stores them (``null`` for a typed total)."""
+    if not stored or not stored.startswith("["):
+        return ()
+    names = json.loads(stored)
+    return tuple(n for n in names if isinstance(n, str)) if isinstance(names, list) else ()
+
+
+@dataclass(frozen=True)
+class _Played:
+    """An evening as the rules read it, its money and its matches' links: plain values,
+    kept between requests (:data:`_KEPT`)."""
+
+    value: Evening
+    money: EveningMoney
+    links: tuple[MatchLink, ...]
+
+
+def _outcome(row: Any) -> tuple[tuple[int, ...], bool, tuple[int, ...]]:
+    """A match's totals, whether it ended and its winners, from its stored standing (the
+    rules' result as the match keeps it); a match without a current one is replayed."""
+    cached = row.standing
+    if isinstance(cached, dict) and cached.get("v") == STANDING_VERSION:
+        finished = cached.get("finished_after") is not None
+        return tuple(cached["totals"]), finished, tuple(cached["winners"])
+    match = db.session.get(Match, row.id)
+    assert match is not None
+    current = standing(match)
+    return tuple(current.totals), current.finished, tuple(current.winners)
+
+
+def _played(rows: Sequence[EveningRow], with_hands: bool) -> dict[int, _Played]:
+    """The evenings of ``rows`` as the rules read them, by evening id (the hands only when
+    asked for): plain rows, no ORM objects for the matches and seats."""
     if not rows:
-        return []
+        return {}
     session_ids = [row.session_id for row in rows]
-    sessions = {
-        s.id: s
-        for s in db.session.execute(
-            select(GameSession).where(GameSession.id.in_(session_ids))
-        ).scalars()
+    stakes = {
+        sid: (cents, basis)
+        for sid, cents, basis in db.session.execute(
+            select(GameSession.id, GameSession.stake_cents, GameSession.stake_basis).where(
+                GameSession.id.in_(session_ids)
+            )
+        )
     }
-    matches: dict[int, list[Match]] = defaultdict(list)
-    for match in db.session.execute(
-        select(Match)
-        .where(Match.session_id.in_(session_ids))
-        .order_by(Match.session_id, Match.number)
-        .options(selectinload(Match.seats))
-    ).scalars():
+    seats: dict[int, list[Any]] = defaultdict(list)
+    for seat in _plain(
+        select(_SEATS.c.match_id, _SEATS.c.party, _SEATS.c.name)
+        .join(_MATCHES, _MATCHES.c.id == _SEATS.c.match_id)
+        .where(_MATCHES.c.session_id.in_(session_ids))
+        .order_by(_SEATS.c.match_id, _SEATS.c.position)
+    ):
+        seats[seat.match_id].append(seat)
+    matches: dict[int, list[Any]] = defaultdict(list)
+    m = _MATCHES.c
+    for match in _plain(
+        select(m.id, m.session_id, m.number, m.token, m.view_token, m.standing)
+        .where(m.session_id.in_(session_ids))
+        .order_by(m.session_id, m.number)
+    ):
         matches[match.session_id].append(match)
     hands = _hands_of(session_ids) if with_hands else {}
-    nights = []
+    found = {}
     for row in rows:
-        session = sessions[row.session_id]
         people = {s.name: str(s.person_id) for s in row.sitters}
         guests = {str(s.person_id) for s in row.sitters if s.guest}
         played: list[MatchPlayed] = []
         links: list[MatchLink] = []
         for match in matches[row.session_id]:
-            current = standing(match)
-            seats = tuple(s.name for s in match.seats)
-            for name in seats:
+            totals, finished, winners = _outcome(match)
+            names = tuple(s.name for s in seats[match.id])
+            for name in names:
                 if name not in people:  # a sheet's name nobody sat under: kept apart
                     people[name] = "?" + name
                     guests.add(people[name])
             played.append(
                 MatchPlayed(
                     number=match.number,
-                    seats=seats,
-                    parties=tuple(s.party for s in match.seats),
-                    totals=tuple(current.totals),
-                    finished=current.finished,
-                    winners=tuple(current.winners),
+                    seats=names,
+                    parties=tuple(s.party for s in seats[match.id]),
+                    totals=totals,
+                    finished=finished,
+                    winners=winners,
                     hands=tuple(hands.get(match.id, ())),
                 )
             )
-            links.append(MatchLink(match.token, match.view_token, match.number, current.finished))
+            links.append(MatchLink(match.token, match.view_token, match.number, finished))
+        cents, basis = stakes[row.session_id]
         value = Evening(
             number=row.number,
             day=row.held_on,
             money=row.money_mode,
-            stake_cents=session.stake_cents,
-            basis=session.stake_basis,
+            stake_cents=cents,
+            basis=basis,
             people=people,
             guests=frozenset(guests),
             matches=tuple(played),
         )
-        nights.append(Night(row, session, value, evening_money(value), links))
-    return nights
+        found[row.id] = _Played(value, evening_money(value), tuple(links))
+    return found
 
 
 def _payments(group: Stammtisch) -> list[PaymentRow]:
@@ -261,42 +321,141 @@ def _evening_rows(group: Stammtisch) -> list[EveningRow]:
     )
 
 
+@dataclass(frozen=True)
+class _Computed:
+    """What the rules made of a year: kept between requests while nothing changed."""
+
+    played: dict[int, _Played]
+    ranking: YearRanking
+    records: tuple[Record, ...]
+    ledger: Ledger
+    counted: frozenset[int]
+
+
+_KEPT: LRUCache[tuple[Any, ...], _Computed] = LRUCache(maxsize=16)
+_KEPT_LOCK = threading.Lock()
+
+
+def forget() -> None:
+    """Drop every year this process keeps (the bench measures the first request after a
+    change with it; a change itself needs no call: it changes the fingerprint)."""
+    with _KEPT_LOCK:
+        _KEPT.clear()
+
+
+def _fingerprint(group: Stammtisch) -> tuple[Any, ...]:
+    """What the year's numbers depend on, in one statement: the group's own changes (its
+    members, settings and payments bump its version or time), and every evening's
+    session and matches (a saved, corrected or struck hand bumps its match's version)."""
+    row = db.session.execute(
+        select(
+            func.count(func.distinct(EveningRow.id)),
+            func.count(Match.id),
+            func.coalesce(func.sum(Match.version), 0),
+            func.max(Match.updated_at),
+            func.max(GameSession.updated_at),
+        )
+        .select_from(EveningRow)
+        .join(GameSession, GameSession.id == EveningRow.session_id)
+        .outerjoin(Match, Match.session_id == GameSession.id)
+        .where(EveningRow.group_id == group.id)
+    ).one()
+    return (group.token, group.version, group.updated_at, *row)
+
+
+def _compute(
+    group: Stammtisch,
+    year: Year,
+    this: Sequence[EveningRow],
+    earlier: Sequence[EveningRow],
+    payment_rows: Sequence[PaymentRow],
+    numbers: dict[int, int],
+    order: Sequence[str],
+    hands: bool,
+) -> _Computed:
+    played = _played(this, with_hands=hands)
+    before = _played(earlier, with_hands=False)
+    values = [payment_value(p, numbers) for p in payment_rows]
+    ranking = year_ranking(
+        [p.value for p in played.values()],
+        order,
+        year.ranking_by,
+        [p.money for p in played.values()],
+    )
+    end = next((y.starts_on for y in group.years if y.number == year.number + 1), None)
+    ledger = year_ledger(
+        [p.money for p in before.values()],
+        [p.money for p in played.values()],
+        values,
+        year.starts_on,
+        end,
+    )
+    during = {r.number for r in this}
+    earlier_numbers = {r.number for r in earlier}
+    counted = frozenset(
+        row.id
+        for row, value in zip(payment_rows, values, strict=True)
+        if paid_when(value, during, earlier_numbers, year.starts_on, end) == "during"
+    )
+    records = year_records([p.value for p in played.values()]) if hands else ()
+    return _Computed(played, ranking, records, ledger, counted)
+
+
 def year_view(group: Stammtisch, number: int | None = None, *, hands: bool = True) -> YearView:
     """The year ``number`` of the group (its current year by default), computed.
 
     ``hands=False`` leaves the hands unread (the money pages need none: their
-    ranking has no hands won or lost and no records).
+    ranking has no hands won or lost and no records).  What the rules made of the
+    year is kept in the process until something it depends on changes
+    (:func:`_fingerprint`); the rows the pages show are read each time.
     """
     year = group.years[-1] if number is None else year_by_number(group, number)
-    numbers = {y.id: y.number for y in group.years}
+    numbers_of_years = {y.id: y.number for y in group.years}
     rows = _evening_rows(group)
     this = [r for r in rows if r.year_id == year.id]
-    earlier = [r for r in rows if numbers.get(r.year_id, 0) < year.number]
-    nights = _nights(this, with_hands=hands)
-    before = _nights(earlier, with_hands=False)
+    earlier = [r for r in rows if numbers_of_years.get(r.year_id, 0) < year.number]
     evening_numbers = {r.id: r.number for r in rows}
     payment_rows = _payments(group)
-    values = [payment_value(p, evening_numbers) for p in payment_rows]
     people = db.session.execute(select(Person).where(Person.group_id == group.id)).scalars()
     names = {str(p.id): p.name for p in people}
     members = {str(m.person_id): m for m in year.members}
     # equal places are listed by name (the rules keep the order they are given)
-    by_name = sorted(members, key=lambda person: (names.get(person, "").casefold(), person))
-    ranking = year_ranking([n.value for n in nights], by_name, year.ranking_by)
-    end = next((y.starts_on for y in group.years if y.number == year.number + 1), None)
-    ledger = year_ledger(
-        [n.money for n in before], [n.money for n in nights], values, year.starts_on, end
-    )
-    during = {r.number for r in this}
-    earlier_numbers = {r.number for r in earlier}
-    counted = [
-        row
-        for row, value in zip(payment_rows, values, strict=True)
-        if paid_when(value, during, earlier_numbers, year.starts_on, end) == "during"
+    order = sorted(members, key=lambda person: (names.get(person, "").casefold(), person))
+    key = (str(db.engine.url), year.id, hands, tuple(order), *_fingerprint(group))
+    with _KEPT_LOCK:
+        computed = _KEPT.get(key)
+    if computed is None:
+        computed = _compute(group, year, this, earlier, payment_rows, evening_numbers, order, hands)
+        with _KEPT_LOCK:
+            _KEPT[key] = computed
+    sessions = {
+        s.id: s
+        for s in db.session.execute(
+            select(GameSession).where(GameSession.id.in_([r.session_id for r in this]))
+        ).scalars()
+    }
+    nights = [
+        Night(
+            row,
+            sessions[row.session_id],
+            computed.played[row.id].value,
+            computed.played[row.id].money,
+            list(computed.played[row.id].links),
+        )
+        for row in this
     ]
-    records = year_records([n.value for n in nights]) if hands else ()
+    counted = [p for p in payment_rows if p.id in computed.counted]
     return YearView(
-        group, year, names, members, nights, ranking, records, ledger, payment_rows, counted
+        group,
+        year,
+        names,
+        members,
+        nights,
+        computed.ranking,
+        computed.records,
+        computed.ledger,
+        list(payment_rows),
+        counted,
     )
 
 
