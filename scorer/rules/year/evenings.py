@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from datetime import date
+from functools import cached_property
 
 from .. import BASES, MAX_AMOUNT_CENTS, RulesError
 
