@@ -36,7 +36,15 @@ from ...spreadsheet import csv_cell
 from ...stammtisch_models import Stammtisch
 from ...words import money
 from ..files import download, file_name
-from .words import MONEY_MODES, RANKED_BY, RECORD_TITLES, day_long, names_of, record_value
+from .words import (
+    MONEY_MODES,
+    MONEY_SHORT,
+    RANKED_BY,
+    RECORD_TITLES,
+    day_long,
+    names_of,
+    record_value,
+)
 
 bp = Blueprint("st_files", __name__)
 
@@ -47,11 +55,14 @@ _SHEET_NAME = re.compile(r"[\[\]:*?/\\']")
 
 @dataclass(frozen=True)
 class Table:
-    """One table of the year: its title, head and rows (numbers stay numbers)."""
+    """One table of the year: its title, head and rows (numbers stay numbers); ``widths``
+    are its columns' widths on paper (mm, 0: what is left), so that WeasyPrint lays the
+    table out once instead of measuring every cell (a fixed table layout)."""
 
     title: str
     head: list[str]
     rows: list[list[Any]]
+    widths: tuple[int, ...] = ()
 
 
 def euros(cents: int) -> Decimal:
@@ -111,7 +122,7 @@ def evenings_table(view: YearView) -> Table:
         gettext("Day"),
         gettext("Players"),
         gettext("Matches"),
-        gettext("Winners"),
+        gettext("Matches won"),
         gettext("Money"),
     ]
     rows = []
@@ -119,10 +130,13 @@ def evenings_table(view: YearView) -> Table:
         players = ", ".join(
             s.name + (" (" + gettext("guest") + ")" if s.guest else "") for s in night.row.sitters
         )
-        winners = "; ".join(
-            f"{m.number}: " + " & ".join(view.name(night.value.person(w)) for w in _winners(m))
-            for m in night.value.matches
-            if m.finished
+        wins: dict[str, int] = {}
+        for match in night.value.matches:
+            if match.finished:
+                for name in _winners(match):
+                    wins[name] = wins.get(name, 0) + 1
+        winners = ", ".join(
+            f"{name} {count}" for name, count in sorted(wins.items(), key=lambda w: (-w[1], w[0]))
         )
         rows.append(
             [
@@ -131,10 +145,10 @@ def evenings_table(view: YearView) -> Table:
                 players,
                 len(night.value.matches),
                 winners,
-                str(MONEY_MODES.get(night.row.money_mode, night.row.money_mode)),
+                str(MONEY_SHORT.get(night.row.money_mode, night.row.money_mode)),
             ]
         )
-    return Table(gettext("Evenings"), head, rows)
+    return Table(gettext("Evenings"), head, rows, (12, 24, 0, 14, 0, 24))
 
 
 def _winners(match: Any) -> list[str]:
@@ -161,7 +175,7 @@ def money_table(view: YearView) -> Table:
         rows.append([gettext("Paid in"), euros(kitty.paid_in), ""])
         rows.append([gettext("Paid out"), euros(kitty.paid_out), ""])
         rows.append([gettext("In the kitty"), euros(kitty.balance), ""])
-    return Table(gettext("Money"), head, rows)
+    return Table(gettext("Money"), head, rows, (0, 40, 50))
 
 
 def records_table(view: YearView) -> Table:
@@ -188,7 +202,7 @@ def records_table(view: YearView) -> Table:
                     holder.hand.hand,
                 ]
             )
-    return Table(gettext("Records"), head, rows)
+    return Table(gettext("Records"), head, rows, (48, 40, 0, 24, 14, 14))
 
 
 def year_tables(view: YearView) -> list[Table]:

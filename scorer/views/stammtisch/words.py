@@ -27,6 +27,11 @@ MONEY_MODES: dict[str, Any] = {
     "kitty": _l("into the kitty"),
     "none": _l("no money"),
 }
+MONEY_SHORT: dict[str, Any] = {
+    "pay": _l("to each other"),
+    "kitty": _l("kitty"),
+    "none": _l("no money"),
+}
 RANKED_BY: dict[str, Any] = {
     "points": _l("by points"),
     "matches": _l("by matches won"),
