@@ -11,9 +11,10 @@ import contextlib
 from collections.abc import Callable, Mapping
 from datetime import date
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
-from flask_babel import format_date, gettext, ngettext
+from flask_babel import format_date, get_locale, gettext, ngettext
 from flask_babel import lazy_gettext as _l
 
 from ...forms import STAKE_BASES
@@ -50,6 +51,18 @@ RECORD_TITLES: dict[str, Any] = {
 _CENTS = ("cents", "held", "most")
 
 
+@lru_cache(maxsize=4096)
+def _euros(cents: int, language: str) -> str:
+    return money(cents)
+
+
+def euros(cents: int) -> str:
+    """:func:`scorer.words.money`, kept per amount and language: the money page says a
+    year's thousands of amounts, a few dozen different ones (Babel's formatting of each
+    was most of the page's time)."""
+    return _euros(cents, str(get_locale()))
+
+
 def day_short(day: date) -> str:
     """A day as the money page says it: "14. März" (its year is the page's)."""
     return str(format_date(day, gettext("d MMMM")))
@@ -81,13 +94,13 @@ def stake_line(line: StakeLine, night: EveningMoney, winners: str) -> str:
     Sieger"; into the kitty the same amounts go "in die Kasse".  ``winners``: the
     winners' names as the line says them.
     """
-    amount = money(abs(line.cents))
+    amount = euros(abs(line.cents))
     kitty = night.money == "kitty"
     if line.winner:
         if kitty:
             return gettext("won: nothing to pay")
         return gettext("%(amount)s as the winner", amount=signed_money(line.cents))
-    stake = money(night.stake_cents)
+    stake = euros(night.stake_cents)
     if night.basis == "per_game":
         text = gettext("%(stake)s for the match lost to %(winners)s", stake=stake, winners=winners)
     elif night.basis == "exact":
@@ -142,7 +155,7 @@ def names_of(people: tuple[str, ...], name: Callable[[str], str]) -> str:
 
 def signed_money(cents: int) -> str:
     """An amount with its sign: "+0,60 €", "−0,60 €", "0,00 €"."""
-    return ("+" if cents > 0 else "") + money(cents)
+    return ("+" if cents > 0 else "") + euros(cents)
 
 
 def points(value: int) -> str:
@@ -154,7 +167,7 @@ def cell_text(value: Any) -> str:
     """A cell of the year's tables as the PDF prints it: euros as money, numbers as the
     sheet writes them (a loss in brackets), text as it is."""
     if isinstance(value, Decimal):
-        return money(int(value * 100))
+        return euros(int(value * 100))
     if isinstance(value, int) and not isinstance(value, bool):
         return signed(value)
     return "" if value is None else str(value)
