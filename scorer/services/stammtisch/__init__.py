@@ -9,14 +9,17 @@
 ``evenings``
     start_evening (a session of the table with the year's rules and stakes),
     get_evening, evenings_of.
+``played``
+    An evening as the rules read it (its matches, hands, money), kept per process
+    while it does not change.
 ``reading``
-    year_view: the year's evenings read and handed to ``scorer.rules.year``
-    (ranking, records, the books); evening_view.
+    year_view: the year's evenings handed to ``scorer.rules.year`` (ranking,
+    records, the books), kept while nothing changes; evening_view; unpaid_on_night.
 ``payments``
     The "bezahlt" taps (to each other, into the kitty), the kitty's payouts,
     striking a payment tapped by mistake.
 ``new_year``
     "Neues Jahr": the next year with the members, rules and stakes carried over.
-``backup`` / ``restoring``
-    The group with all its evenings as one file, and that file restored.
+``backup`` / ``backup_reader`` / ``restoring``
+    The group with all its evenings as one file; that file read and checked; restored.
 """

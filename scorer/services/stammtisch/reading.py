@@ -6,37 +6,32 @@ stored standings, the hands' stored results, the payments) and handed to
 come back.  A person is known to the rules by his id as text.
 
 What is read, in a handful of statements whatever the year's size: the group's
-evenings and who sat in, the sessions' stakes, the matches with their seats
-(each match's totals and end from its stored standing), and this year's hands
-and their lines as plain rows (no ORM objects: a year of 40 evenings has about
-5,000 hands).
+evenings and who sat in, the payments, the people, and the evenings as the rules
+read them (:mod:`.played`: kept evening by evening while they do not change).
+What the rules made of a year is kept too, under a fingerprint of everything it
+depends on (:func:`_fingerprint`).
 """
 
 from __future__ import annotations
 
-import json
 import threading
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from cachetools import LRUCache
-from sqlalchemy import String, func, select, type_coerce
+from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
 from ...extensions import db
-from ...models import GameSession, Hand, HandParty, Match, Seat
+from ...models import GameSession, Match
 from ...rules.year import (
     Evening,
     EveningMoney,
-    HandPlayed,
     Ledger,
-    MatchPlayed,
     Payment,
     Record,
     YearRanking,
-    evening_money,
     paid_when,
     year_ledger,
     year_ranking,
@@ -45,23 +40,14 @@ from ...rules.year import (
 from ...stammtisch_models import Evening as EveningRow
 from ...stammtisch_models import Member, Person, Stammtisch, Year
 from ...stammtisch_models import Payment as PaymentRow
-from ..sheets import STANDING_VERSION, standing
 from .groups import year_by_number
+from .played import MatchLink, Played, played
+from .played import forget as forget_evenings
 
 
 def key_of(person_id: int | None) -> str | None:
     """The rules' key of a person."""
     return None if person_id is None else str(person_id)
-
-
-@dataclass(frozen=True)
-class MatchLink:
-    """How a page reaches a match: its edit link's token, its read-only one's, its number."""
-
-    token: str
-    view_token: str
-    number: int
-    finished: bool
 
 
 @dataclass
@@ -112,180 +98,6 @@ class YearView:
         return self.year.number == self.group.years[-1].number
 
 
-_HANDS = Hand.__table__
-_LINES = HandParty.__table__
-_MATCHES = Match.__table__
-_SEATS = Seat.__table__
-
-
-def _plain(statement: Any) -> Any:
-    """Rows of a Core statement on the request's connection (no ORM: a year's hands are
-    thousands of rows, and the ORM's bookkeeping per row was most of their cost)."""
-    return db.session.connection().execute(statement)
-
-
-def _hands_of(session_ids: Sequence[int]) -> dict[int, list[HandPlayed]]:
-    """The counted hands of the matches of these sessions, by match id, as the rules read them."""
-    if not session_ids:
-        return {}
-    counted = (
-        _HANDS.c.deleted_at.is_(None),
-        _HANDS.c.status == "closed",
-        _MATCHES.c.session_id.in_(list(session_ids)),
-    )
-    lines: dict[int, list[tuple[int, int, bool, tuple[str, ...]]]] = defaultdict(list)
-    # the meld names as stored text: most lines name none (a typed total), and reading
-    # every line's JSON was a third of the year's reading
-    for hand_id, party, points, sits_out, names in _plain(
-        select(
-            _LINES.c.hand_id,
-            _LINES.c.party,
-            _LINES.c.points,
-            _LINES.c.sits_out,
-            type_coerce(_LINES.c.meld_names, String),
-        )
-        .join(_HANDS, _HANDS.c.id == _LINES.c.hand_id)
-        .join(_MATCHES, _MATCHES.c.id == _HANDS.c.match_id)
-        .where(*counted)
-    ):
-        lines[hand_id].append((party, points, bool(sits_out), _names(names)))
-    found: dict[int, list[HandPlayed]] = defaultdict(list)
-    for row in _plain(
-        select(
-            _HANDS.c.id,
-            _HANDS.c.match_id,
-            _HANDS.c.seq,
-            _HANDS.c.declarer_party,
-            _HANDS.c.declarer_seat,
-            _HANDS.c.outcome,
-            _HANDS.c.bid,
-            _HANDS.c.made,
-            _HANDS.c.won,
-        )
-        .join(_MATCHES, _MATCHES.c.id == _HANDS.c.match_id)
-        .where(*counted)
-        .order_by(_HANDS.c.match_id, _HANDS.c.seq)
-    ):
-        parts = sorted(lines.get(row.id, []))
-        found[row.match_id].append(
-            HandPlayed(
-                number=row.seq,
-                declarer=row.declarer_party,
-                declarer_seat=row.declarer_seat,
-                outcome=row.outcome,
-                bid=row.bid or 0,
-                made=row.made,
-                won=row.won,
-                points=tuple(p[1] for p in parts),
-                sits_out=tuple(p[2] for p in parts),
-                melds=tuple(p[3] for p in parts),
-            )
-        )
-    return found
-
-
-def _names(stored: str | None) -> tuple[str, ...]:
-    """A party's meld names as the JSON column stores them (``null`` for a typed total)."""
-    if not stored or not stored.startswith("["):
-        return ()
-    names = json.loads(stored)
-    return tuple(n for n in names if isinstance(n, str)) if isinstance(names, list) else ()
-
-
-@dataclass(frozen=True)
-class _Played:
-    """An evening as the rules read it, its money and its matches' links: plain values,
-    kept between requests (:data:`_KEPT`)."""
-
-    value: Evening
-    money: EveningMoney
-    links: tuple[MatchLink, ...]
-
-
-def _outcome(row: Any) -> tuple[tuple[int, ...], bool, tuple[int, ...]]:
-    """A match's totals, whether it ended and its winners, from its stored standing (the
-    rules' result as the match keeps it); a match without a current one is replayed."""
-    cached = row.standing
-    if isinstance(cached, dict) and cached.get("v") == STANDING_VERSION:
-        finished = cached.get("finished_after") is not None
-        return tuple(cached["totals"]), finished, tuple(cached["winners"])
-    match = db.session.get(Match, row.id)
-    assert match is not None
-    current = standing(match)
-    return tuple(current.totals), current.finished, tuple(current.winners)
-
-
-def _played(rows: Sequence[EveningRow], with_hands: bool) -> dict[int, _Played]:
-    """The evenings of ``rows`` as the rules read them, by evening id (the hands only when
-    asked for): plain rows, no ORM objects for the matches and seats."""
-    if not rows:
-        return {}
-    session_ids = [row.session_id for row in rows]
-    stakes = {
-        sid: (cents, basis)
-        for sid, cents, basis in db.session.execute(
-            select(GameSession.id, GameSession.stake_cents, GameSession.stake_basis).where(
-                GameSession.id.in_(session_ids)
-            )
-        )
-    }
-    seats: dict[int, list[Any]] = defaultdict(list)
-    for seat in _plain(
-        select(_SEATS.c.match_id, _SEATS.c.party, _SEATS.c.name)
-        .join(_MATCHES, _MATCHES.c.id == _SEATS.c.match_id)
-        .where(_MATCHES.c.session_id.in_(session_ids))
-        .order_by(_SEATS.c.match_id, _SEATS.c.position)
-    ):
-        seats[seat.match_id].append(seat)
-    matches: dict[int, list[Any]] = defaultdict(list)
-    m = _MATCHES.c
-    for match in _plain(
-        select(m.id, m.session_id, m.number, m.token, m.view_token, m.standing)
-        .where(m.session_id.in_(session_ids))
-        .order_by(m.session_id, m.number)
-    ):
-        matches[match.session_id].append(match)
-    hands = _hands_of(session_ids) if with_hands else {}
-    found = {}
-    for row in rows:
-        people = {s.name: str(s.person_id) for s in row.sitters}
-        guests = {str(s.person_id) for s in row.sitters if s.guest}
-        played: list[MatchPlayed] = []
-        links: list[MatchLink] = []
-        for match in matches[row.session_id]:
-            totals, finished, winners = _outcome(match)
-            names = tuple(s.name for s in seats[match.id])
-            for name in names:
-                if name not in people:  # a sheet's name nobody sat under: kept apart
-                    people[name] = "?" + name
-                    guests.add(people[name])
-            played.append(
-                MatchPlayed(
-                    number=match.number,
-                    seats=names,
-                    parties=tuple(s.party for s in seats[match.id]),
-                    totals=totals,
-                    finished=finished,
-                    winners=winners,
-                    hands=tuple(hands.get(match.id, ())),
-                )
-            )
-            links.append(MatchLink(match.token, match.view_token, match.number, finished))
-        cents, basis = stakes[row.session_id]
-        value = Evening(
-            number=row.number,
-            day=row.held_on,
-            money=row.money_mode,
-            stake_cents=cents,
-            basis=basis,
-            people=people,
-            guests=frozenset(guests),
-            matches=tuple(played),
-        )
-        found[row.id] = _Played(value, evening_money(value), tuple(links))
-    return found
-
-
 def _payments(group: Stammtisch) -> list[PaymentRow]:
     return list(
         db.session.execute(
@@ -325,7 +137,7 @@ def _evening_rows(group: Stammtisch) -> list[EveningRow]:
 class _Computed:
     """What the rules made of a year: kept between requests while nothing changed."""
 
-    played: dict[int, _Played]
+    played: dict[int, Played]
     ranking: YearRanking
     records: tuple[Record, ...]
     ledger: Ledger
@@ -337,10 +149,12 @@ _KEPT_LOCK = threading.Lock()
 
 
 def forget() -> None:
-    """Drop every year this process keeps (the bench measures the first request after a
-    change with it; a change itself needs no call: it changes the fingerprint)."""
+    """Drop every year and evening this process keeps (the bench measures the first
+    request after a change with it; a change itself needs no call: it changes the
+    fingerprints)."""
     with _KEPT_LOCK:
         _KEPT.clear()
+    forget_evenings()
 
 
 def _fingerprint(group: Stammtisch) -> tuple[Any, ...]:
@@ -373,19 +187,19 @@ def _compute(
     order: Sequence[str],
     hands: bool,
 ) -> _Computed:
-    played = _played(this, with_hands=hands)
-    before = _played(earlier, with_hands=False)
+    this_year = played(this, with_hands=hands)
+    before = played(earlier, with_hands=False)
     values = [payment_value(p, numbers) for p in payment_rows]
     ranking = year_ranking(
-        [p.value for p in played.values()],
+        [p.value for p in this_year.values()],
         order,
         year.ranking_by,
-        [p.money for p in played.values()],
+        [p.money for p in this_year.values()],
     )
     end = next((y.starts_on for y in group.years if y.number == year.number + 1), None)
     ledger = year_ledger(
         [p.money for p in before.values()],
-        [p.money for p in played.values()],
+        [p.money for p in this_year.values()],
         values,
         year.starts_on,
         end,
@@ -397,8 +211,8 @@ def _compute(
         for row, value in zip(payment_rows, values, strict=True)
         if paid_when(value, during, earlier_numbers, year.starts_on, end) == "during"
     )
-    records = year_records([p.value for p in played.values()]) if hands else ()
-    return _Computed(played, ranking, records, ledger, counted)
+    records = year_records([p.value for p in this_year.values()]) if hands else ()
+    return _Computed(this_year, ranking, records, ledger, counted)
 
 
 def year_view(group: Stammtisch, number: int | None = None, *, hands: bool = True) -> YearView:
