@@ -73,6 +73,59 @@ def _unpaid_tonight(group: Stammtisch, number: int) -> tuple[Evening, Unpaid]:
     return row, unpaid_on_night(view, night)
 
 
+def _still_open(
+    group: Stammtisch, payer: str, payee: str | None, cents: int, evening: int | None
+) -> Evening | None:
+    """The evening a tap on the night is for; :class:`AlreadyPaid` unless ``cents`` is at
+    most what is still unpaid — of that night's transfer (or dues), or of the year's."""
+    if evening is not None:
+        night, unpaid = _unpaid_tonight(group, evening)
+        left = (
+            unpaid.dues.get(payer, 0) if payee is None else unpaid.transfers.get((payer, payee), 0)
+        )
+        if not 0 < cents <= left:
+            raise AlreadyPaid()
+        return night
+    ledger = year_view(group, hands=False).ledger
+    if payee is None:
+        if not 0 < cents <= ledger.account(payer).kitty_open:
+            raise AlreadyPaid()
+    elif (payer, payee, cents) not in ledger.transfers:
+        raise AlreadyPaid()
+    return None
+
+
+def _tap(
+    group: Stammtisch,
+    *,
+    payer_id: int,
+    payee_id: int | None,
+    cents: int,
+    day: date,
+    evening: int | None,
+    key: str | None,
+) -> Payment:
+    twin = _twin(group, key)
+    if twin is not None:
+        return twin
+    payer = person_by_id(group, payer_id)
+    payee = None if payee_id is None else person_by_id(group, payee_id)
+    night = _still_open(
+        group, str(payer.id), None if payee is None else str(payee.id), cents, evening
+    )
+    row = Payment(
+        group_id=group.id,
+        kind="kitty" if payee is None else "transfer",
+        payer_id=payer.id,
+        payee_id=None if payee is None else payee.id,
+        cents=cents,
+        paid_on=day,
+        evening_id=None if night is None else night.id,
+        idempotency_key=key,
+    )
+    return _record(group, row, None)
+
+
 @use_case
 def pay(
     group: Stammtisch,
@@ -84,32 +137,17 @@ def pay(
     evening: int | None = None,
     key: str | None = None,
 ) -> Payment:
-    """``payer`` paid ``payee`` (a "bezahlt" tap, on the night of ``evening`` or later);
-    committed.  :class:`AlreadyPaid` when it is paid already."""
-    twin = _twin(group, key)
-    if twin is not None:
-        return twin
-    payer = person_by_id(group, payer_id)
-    payee = person_by_id(group, payee_id)
-    pair = (str(payer.id), str(payee.id))
-    night = None
-    if evening is not None:
-        night, unpaid = _unpaid_tonight(group, evening)
-        if not 0 < cents <= unpaid.transfers.get(pair, 0):
-            raise AlreadyPaid()
-    elif (*pair, cents) not in year_view(group, hands=False).ledger.transfers:
-        raise AlreadyPaid()
-    row = Payment(
-        group_id=group.id,
-        kind="transfer",
-        payer_id=payer.id,
-        payee_id=payee.id,
+    """``payer`` paid ``payee`` (a "bezahlt" tap, on the night of ``evening`` or later: one
+    of the year's transfers); committed.  :class:`AlreadyPaid` when it is paid already."""
+    return _tap(
+        group,
+        payer_id=payer_id,
+        payee_id=payee_id,
         cents=cents,
-        paid_on=day,
-        evening_id=None if night is None else night.id,
-        idempotency_key=key,
+        day=day,
+        evening=evening,
+        key=key,
     )
-    return _record(group, row, None)
 
 
 @use_case
@@ -124,27 +162,9 @@ def pay_kitty(
 ) -> Payment:
     """``payer`` paid ``cents`` into the kitty (at most what he owes it: on the night of
     ``evening``, or in all); committed.  :class:`AlreadyPaid` when it is paid already."""
-    twin = _twin(group, key)
-    if twin is not None:
-        return twin
-    payer = person_by_id(group, payer_id)
-    night = None
-    if evening is not None:
-        night, unpaid = _unpaid_tonight(group, evening)
-        if not 0 < cents <= unpaid.dues.get(str(payer.id), 0):
-            raise AlreadyPaid()
-    elif not 0 < cents <= year_view(group, hands=False).ledger.account(str(payer.id)).kitty_open:
-        raise AlreadyPaid()
-    row = Payment(
-        group_id=group.id,
-        kind="kitty",
-        payer_id=payer.id,
-        cents=cents,
-        paid_on=day,
-        evening_id=None if night is None else night.id,
-        idempotency_key=key,
+    return _tap(
+        group, payer_id=payer_id, payee_id=None, cents=cents, day=day, evening=evening, key=key
     )
-    return _record(group, row, None)
 
 
 @use_case

@@ -261,47 +261,35 @@ def _tapped(group: Stammtisch, action: Any) -> WerkzeugResponse:
     return _back(group)
 
 
+def _tap(token: str, into_kitty: bool) -> WerkzeugResponse:
+    group = groups.get_group(token)
+    form = TapForm()
+    if not form.validate() or (form.payee.data is None) != into_kitty:
+        flash(gettext("That tap was not understood; nothing was recorded."), "error")
+        return _back(group)
+    payer, cents = int(form.payer.data or 0), int(form.cents.data or 0)
+    where = {"day": today(), "evening": form.evening.data, "key": form.key.data}
+    if into_kitty:
+        return _tapped(
+            group, lambda: payments.pay_kitty(group, payer_id=payer, cents=cents, **where)
+        )
+    payee = int(form.payee.data or 0)
+    return _tapped(
+        group,
+        lambda: payments.pay(group, payer_id=payer, payee_id=payee, cents=cents, **where),
+    )
+
+
 @bp.post("/st/<token:token>/paid")
 def paid(token: str) -> WerkzeugResponse:
     """ "bezahlt": one person paid another (on the night of an evening, or later)."""
-    group = groups.get_group(token)
-    form = TapForm()
-    if not form.validate() or form.payee.data is None:
-        flash(gettext("That tap was not understood; nothing was recorded."), "error")
-        return _back(group)
-    return _tapped(
-        group,
-        lambda: payments.pay(
-            group,
-            payer_id=int(form.payer.data or 0),
-            payee_id=form.payee.data,
-            cents=int(form.cents.data or 0),
-            day=today(),
-            evening=form.evening.data,
-            key=form.key.data,
-        ),
-    )
+    return _tap(token, into_kitty=False)
 
 
 @bp.post("/st/<token:token>/kitty")
 def kitty(token: str) -> WerkzeugResponse:
     """ "in die Kasse bezahlt": a person paid his dues into the kitty."""
-    group = groups.get_group(token)
-    form = TapForm()
-    if not form.validate():
-        flash(gettext("That tap was not understood; nothing was recorded."), "error")
-        return _back(group)
-    return _tapped(
-        group,
-        lambda: payments.pay_kitty(
-            group,
-            payer_id=int(form.payer.data or 0),
-            cents=int(form.cents.data or 0),
-            day=today(),
-            evening=form.evening.data,
-            key=form.key.data,
-        ),
-    )
+    return _tap(token, into_kitty=True)
 
 
 @bp.post("/st/<token:token>/payout")
