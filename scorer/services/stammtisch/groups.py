@@ -83,6 +83,24 @@ def check_rules(ruleset: Ruleset) -> dict[str, object]:
     return ruleset.to_dict()
 
 
+def _settings(
+    season_start: str,
+    ruleset: Ruleset,
+    stake_cents: int,
+    stake_basis: str,
+    money_mode: str,
+    ranking_by: str,
+) -> tuple[SeasonStart, dict[str, object]]:
+    """The day the year begins and the house rules as stored, the stakes, money and ranking
+    checked; a refusal names its field."""
+    check_settings(stake_cents, stake_basis, money_mode, ranking_by)
+    try:
+        start = SeasonStart.parse(season_start)
+    except RulesError as exc:
+        raise RulesError(exc.template, **exc.params, field="season_start") from None
+    return start, check_rules(ruleset)
+
+
 def _group_name(name: str) -> str:
     cleaned = " ".join(name.split())
     if not cleaned or len(cleaned) > MAX_GROUP_NAME or not storable(cleaned):
@@ -138,12 +156,9 @@ def create_group(
             return found
     title = _group_name(name)
     names = _members(members)
-    check_settings(stake_cents, stake_basis, money_mode, ranking_by)
-    try:
-        start = SeasonStart.parse(season_start)
-    except RulesError as exc:
-        raise RulesError(exc.template, **exc.params, field="season_start") from None
-    rules = check_rules(ruleset)
+    start, rules = _settings(
+        season_start, ruleset, stake_cents, stake_basis, money_mode, ranking_by
+    )
     group = Stammtisch(name=title, season_start=str(start), idempotency_key=idempotency_key)
     db.session.add(group)
     season = season_of(day, start)[0]
@@ -241,12 +256,9 @@ def update_group(
     (their sessions and rows hold them); the next evening takes the new ones.
     """
     title = _group_name(name)
-    check_settings(stake_cents, stake_basis, money_mode, ranking_by)
-    try:
-        start = SeasonStart.parse(season_start)
-    except RulesError as exc:
-        raise RulesError(exc.template, **exc.params, field="season_start") from None
-    rules = check_rules(ruleset)
+    start, rules = _settings(
+        season_start, ruleset, stake_cents, stake_basis, money_mode, ranking_by
+    )
     year = current_year(group)
     group.name = title
     group.season_start = str(start)
