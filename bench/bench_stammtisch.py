@@ -5,8 +5,9 @@ Run: ``.venv/bin/python bench/bench_stammtisch.py [--rounds 20] [--evenings 40]
 
 A group of six members plays 40 Thursdays of 10 matches each (three or four of them
 a night, a guest now and then; every match played to its end by the rules, through
-the use cases: about 5,000 hands), once, into a SQLite file that is kept beside the
-script (``bench/out/``, ``--db``; made again when missing).  Then, in process with Flask's test
+the use cases: about 5,000 hands), once, into a SQLite file that is kept between the
+script's runs (the system's temporary folder, ``--db`` names another; made again when
+missing).  Then, in process with Flask's test
 client (no network), each page is asked ``--rounds`` times and its server time
 measured: the year page (ranking, chart, records, evenings), the year through the
 read-only twin, the money page, an evening's page, the ranking as CSV, the year as
@@ -57,7 +58,7 @@ def app_on(path: Path) -> Any:
             "RATELIMIT_ENABLED": False,
             # each run its own: the first render is measured, not a PDF of an earlier run
             "PDF_CACHE_DIR": tempfile.mkdtemp(prefix="stammtisch-pdf-"),
-            "WORK_SLOT_DIR": str(path.parent / "work-slots"),
+            "WORK_SLOT_DIR": tempfile.mkdtemp(prefix="stammtisch-slots-"),
             "PDF_AHEAD": False,
         }
     )
@@ -143,7 +144,11 @@ def main() -> None:
     parser.add_argument("--evenings", type=int, default=40)
     parser.add_argument("--matches", type=int, default=10)
     parser.add_argument(
-        "--db", type=Path, default=ROOT / "bench" / "out" / "stammtisch-year.sqlite"
+        "--db",
+        type=Path,
+        # outside the checkout (no database file in the repository's tree): kept in the
+        # system's temporary folder between runs
+        default=Path(tempfile.gettempdir()) / "scorer-bench-stammtisch-year.sqlite",
     )
     args = parser.parse_args()
     if not args.db.exists():
