@@ -163,6 +163,7 @@ def main() -> None:
         group = db.session.query(Stammtisch).first()
         assert group is not None
         token, view_token = group.token, group.view_token
+        evening = max(1, args.evenings // 2)
         view = year_view(group)
         hands = sum(len(m.hands) for n in view.nights for m in n.value.matches)
         matches = sum(len(n.value.matches) for n in view.nights)
@@ -182,7 +183,7 @@ def main() -> None:
         ("year, read-only twin", f"/sv/{view_token}", args.rounds, None),
         ("money page, after a saved hand", f"/st/{token}/money", args.rounds, hand),
         ("money page", f"/st/{token}/money", args.rounds, None),
-        ("an evening's page", f"/st/{token}/evening/20", args.rounds, None),
+        ("an evening's page", f"/st/{token}/evening/{evening}", args.rounds, None),
         ("ranking CSV", f"/st/{token}/year/1/year.csv", args.rounds, None),
         ("year Excel", f"/st/{token}/year/1/year.xlsx", max(3, args.rounds // 4), None),
     ]
