@@ -112,9 +112,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     ahead.init_app(app)  # the job that makes a round's paper, wished for after each change
     for module in (main, matches, hands, two_player, melds, sheets, sessions, live, stats, online):
         app.register_blueprint(module.bp)
+    from .views.stammtisch import BLUEPRINTS as STAMMTISCH
     from .views.tournaments import BLUEPRINTS
 
-    for blueprint in BLUEPRINTS:
+    for blueprint in (*BLUEPRINTS, *STAMMTISCH):
         app.register_blueprint(blueprint)
     if "gunicorn" in sys.modules and not app.testing:
         # a served worker loads the PDF renderer as it starts, not on the first PDF

@@ -46,6 +46,8 @@ class Config:
     # a tournament's or a series' backup file: 200 tables of three rounds are ~8.5 MB
     UPLOAD_LIMITS: ClassVar[dict[str, int]] = {
         "t_backup.restore": 16 * 1024 * 1024,
+        # a Stammtisch's backup with all its evenings: a year of 40 evenings is ~6 MB
+        "st_backup.restore": 16 * 1024 * 1024,
         # a hall's pushed state (3,000 players are about 0.1 MB compressed)
         "online.push": 4 * 1024 * 1024,
     }

@@ -1,8 +1,8 @@
 """The rulebook ``docs/rules.md``, and every citation of it and of any other document.
 
-The book has the twelve sections of the specification and a thirteenth of
-its own (the tournament, with its subsections 13.1 …), each a level-2
-heading ``## N. Title`` (N = 1 … 13, in order).  The code cites them as
+The book has the twelve sections of the specification and two of its own
+(13, the tournament, with its subsections 13.1 …; 14, the Stammtisch's year), each
+a level-2 heading ``## N. Title`` (N = 1 … 14, in order).  The code cites them as
 "docs/rules.md section N".
 
 Where citations are read: every ``.py`` file under ``scorer/``, ``tests/`` and
@@ -45,7 +45,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "docs" / "rules.md"
 CODE = [ROOT / "scorer", ROOT / "tests", ROOT / "bench"]
-SECTIONS = range(1, 14)
+SECTIONS = range(1, 15)
 SKIPPED = {".venv", "node_modules", "vendor", "__pycache__", "instance", "build"}
 
 _NUMBER = r"\d+(?:\.\d+)?(?!\.?\d)"
@@ -257,7 +257,7 @@ def test_a_missing_document_or_section_is_found(tmp_path: Path) -> None:
     assert in_repository("RESULTS.md", ROOT / "bench" / "run.py")  # bench's own
     assert in_repository("docs/rules.md", ROOT / "scorer" / "rules" / "cards.py")
     bodies = book_sections(BOOK.read_text(encoding="utf-8"))
-    assert not has_item(bodies, "13.9") and not has_item(bodies, "14")
+    assert not has_item(bodies, "13.9") and not has_item(bodies, "15")
 
 
 def test_the_meld_rules_of_section_3_are_numbered(book: str) -> None:

@@ -375,8 +375,14 @@ def post_rules(app: Flask) -> list[Any]:
 # corrections' routes, test_tournament_money.py the money's, test_tournament_organiser.py
 # and test_tournament_players.py send their forms hostile input, test_tournament_series.py
 # fuzzes the series' routes; tests/web/test_online.py sends the hosted copy's routes and the
-# hall's link to it forged, replayed, stale and junk pushes (hypothesis) and wrong lines
+# hall's link to it forged, replayed, stale and junk pushes (hypothesis) and wrong lines;
+# tests/web/test_stammtisch_fuzz.py fuzzes every route of the Stammtisch ("st_");
+# tests/web/test_phone_witness.py sends the phones' resends and reports, and the organiser's
+# answers to them, forged, oversized, malformed and for another table
 ORGANISER_ROUTES = (
+    "st_",
+    "t_phones.",
+    "t_phone_reports.",
     "online.",
     "t_online.",
     "t_organiser.",

@@ -1,6 +1,6 @@
 """No secret page in a search engine (issue 34 §7): every answer under a link's secret —
 the organiser's pages, a table's phone, a match and its session, a series' organiser, the
-hosted copy's admin link, the read-only links — says ``X-Robots-Tag: noindex`` (PDFs,
+hosted copy's admin link, a Stammtisch and its read-only twin, the read-only links — says ``X-Robots-Tag: noindex`` (PDFs,
 downloads and 404s too), and every such HTML page carries the robots meta as well (a
 copy saved from the browser keeps it).  The app's public face (its start page, the meld
 calculator) stays findable.
@@ -23,6 +23,7 @@ from scorer.services.online import hosted
 from scorer.services.tournaments import series
 from scorer.web import SECRET_ARGUMENTS
 from tests.builders import service_match
+from tests.stammtisch_builders import a_group
 from tests.tournament_builders import signed_and_paper_round
 
 META = '<meta name="robots" content="noindex, nofollow">'
@@ -39,6 +40,8 @@ TOKENS = (
     ("/v/", "match_view"),
     ("/p/", "tournament_view"),
     ("/o/", "page_view"),
+    ("/st/", "group"),
+    ("/sv/", "group_view"),
 )
 
 
@@ -52,7 +55,10 @@ def secrets_of_an_evening(app: Flask) -> dict[str, Any]:
         token = service_match(app, ["Anna", "Bert", "Carl"], 3)
         match = services.get_match(token)
         page = hosted.make_page("Herbstturnier")
+        group = a_group()
         found = {
+            "group": group.token,
+            "group_view": group.view_token,
             "tournament": tournament.token,
             "tournament_view": tournament.view_token,
             "series": cup.token,
