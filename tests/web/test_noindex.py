@@ -1,9 +1,9 @@
 """No secret page in a search engine (issue 34 §7): every answer under a link's secret —
 the organiser's pages, a table's phone, a match and its session, a series' organiser, the
-hosted copy's admin link, a Stammtisch and its read-only twin, the read-only links — says ``X-Robots-Tag: noindex`` (PDFs,
-downloads and 404s too), and every such HTML page carries the robots meta as well (a
-copy saved from the browser keeps it).  The app's public face (its start page, the meld
-calculator) stays findable.
+hosted copy's admin link, a Stammtisch and its read-only twin, the read-only links — says
+``X-Robots-Tag: noindex`` (PDFs, downloads and 404s too), and every such HTML page carries
+the robots meta as well (a copy saved from the browser keeps it).  The app's public face
+(its start page, the meld calculator) stays findable.
 
 The routes are read from the app's URL map, so a secret page added later is checked too.
 """
