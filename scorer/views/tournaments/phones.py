@@ -226,16 +226,19 @@ def answer_words(answer: str) -> str:
 
 @bp.post("/m/<token:token>/witness")
 def resend(token: str) -> WerkzeugResponse:
-    """Take in the deals the phone keeps that this laptop lacks, in order, each once."""
+    """Take in the deals the phone keeps that this laptop lacks, in order, each once.
+
+    A link this laptop does not hold (a read-only link too) is answered before the body
+    is read: nothing is taken through it."""
+    try:
+        match = services.get_match(token)
+    except NotFound:
+        return _elsewhere(token)
     deals = _read_deals()
     if not isinstance(deals, list):
         return deals
     if request.form.get("table") != token:
         return _refused(gettext("These deals were kept for another table."))
-    try:
-        match = services.get_match(token)
-    except NotFound:
-        return _elsewhere(token)
     table = tables.table_of_match(match.id)
     if table is None:
         return _json({"table": "none"}, 404)
@@ -322,9 +325,25 @@ def _keep_report(
 # -- a report of a table this laptop does not have -----------------------------------------
 
 
+def _read_only(token: str) -> bool:
+    """Whether ``token`` is one of this laptop's read-only links."""
+    for read in (services.get_match_for_view, services.get_session_for_view):
+        try:
+            read(token)
+        except NotFound:
+            continue
+        return True
+    return False
+
+
 @bp.post("/m/<token:token>/witness/report")
 def report(token: str) -> WerkzeugResponse:
-    """Keep what the phone of a table this laptop does not have holds, for the organiser."""
+    """Keep what the phone of a table this laptop does not have holds, for the organiser.
+
+    A read-only link of this laptop (a match's or a session's) is no table's link: it
+    is answered 404 before the body is read, as every route answers such a link."""
+    if _read_only(token):
+        return _json({"table": "read-only"}, 404)
     deals = _read_deals()
     if not isinstance(deals, list):
         return deals
