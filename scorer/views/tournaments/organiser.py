@@ -246,9 +246,41 @@ def qr(token: str, kind: str) -> WerkzeugResponse:
 # -- the settings --------------------------------------------------------------------------------
 
 
+def _sent_after_draw(form: TournamentForm, current: Ruleset) -> Ruleset | None:
+    """The ruleset a settings request sends after the draw, or None when it sends none.
+
+    The page sends none (it shows the rules and the deals read-only, without a name);
+    a forged request, or a page opened before the draw, may.  Deals alone are the
+    rules that stand with those deals; house rules are read as the form reads them,
+    and house rules that cannot be read are a change (RulesError).  The house-rule
+    fields are dropped again: after the draw the page shows the rules, not the fields.
+    """
+    if any(key.startswith("rule-") for key in request.form):
+        _prepare(form, current, True)
+        readable = rules_field_errors(form)
+        try:
+            sent = tournament_ruleset(form, current) if readable else None
+        except RulesError:
+            sent = None
+        form.rule_fields = {}
+        del form.rule_form
+        if sent is None:
+            raise RulesError("the rules cannot change once the first round is drawn")
+        return sent
+    if form.deals.sent() and form.deals.data is not None:
+        return current.replace(deals=form.deals.data)  # compared by the service
+    return None
+
+
 @bp.route("/t/<token:token>/settings", methods=["GET", "POST"])
 def settings(token: str) -> WerkzeugResponse:
-    """Everything of the tournament; the rules (and the deals) only before round 1 is drawn."""
+    """Everything of the tournament; the rules (and the deals) only before round 1 is drawn.
+
+    Once round 1 is drawn the page shows the rules and the deals without offering
+    them, so the browser sends neither: every other setting is saved as before.
+    A request that sends them anyway (a forged one, or a page opened before the
+    draw) is compared with what stands, and a change is refused with the reason.
+    """
     tournament = setup.get_tournament(token)
     posted = request.method == "POST"
     form = TournamentForm() if posted else TournamentForm(formdata=None)
@@ -256,10 +288,19 @@ def settings(token: str) -> WerkzeugResponse:
     locked = setup.started(tournament)
     if not posted:
         form.fill(tournament, current)
-    if locked:
-        form.deals.data = current.deals  # fixed with the rules: what was posted does not count
-    else:
+    sent: Ruleset | None = None  # after the draw: rules a request sent anyway
+    refusal: RulesError | None = None
+    if not locked:
         _prepare(form, current, posted)
+    else:
+        form.deals.not_required()
+        if not form.deals.sent():
+            form.deals.data = current.deals
+        if posted:
+            try:
+                sent = _sent_after_draw(form, current)
+            except RulesError as exc:
+                refusal = exc
     page, fragment = (
         "tournaments/organiser/settings.html",
         "tournaments/organiser/_settings_form.html",
@@ -267,12 +308,16 @@ def settings(token: str) -> WerkzeugResponse:
     context: dict[str, Any] = {
         "tournament": tournament,
         "locked": locked,
+        "kept_deals": current.deals,
         "rules": rules_summary(current),
     }
     if not posted or form.action.data in ("preset", "names"):
         return render(page, fragment, **_form_context(form, error=None, **context))
     error = gettext("Please correct the marked fields.")
-    if form.validate() & rules_field_errors(form):
+    valid = form.validate() & rules_field_errors(form)
+    if refusal is not None:
+        error = _ruleset_error(form, refusal)
+    elif valid:
         changes: dict[str, Any] = {
             "name": form.name.data or "",
             "held_on": form.held_on.data or "",
@@ -284,8 +329,9 @@ def settings(token: str) -> WerkzeugResponse:
             "public_url": form.public_url.data or "",
         }
         try:
-            if not locked:
-                changes["ruleset"] = tournament_ruleset(form, current)
+            ruleset = sent if locked else tournament_ruleset(form, current)
+            if ruleset is not None:
+                changes["ruleset"] = ruleset  # after the draw: refused unless it is the same
             setup.update_settings(tournament, changes)
         except RulesError as exc:
             error = _ruleset_error(form, exc)
