@@ -21,7 +21,15 @@ from ..models import Hand, Match
 from ..rules import RulesError
 from ..services import ConflictError, KeyReusedError, LockedError, MatchOverError
 from ..web import check_link, go_to, is_htmx, render
-from .entry import entry_context, fresh_page, locked_message, preview_of, swap_by_id, version_of
+from .entry import (
+    entry_context,
+    fresh_page,
+    locked_message,
+    preview_of,
+    resent_save,
+    swap_by_id,
+    version_of,
+)
 
 bp = Blueprint("hands", __name__)
 
@@ -179,8 +187,15 @@ def _saved_hand(match: Match, saved: Hand) -> WerkzeugResponse:
 
 @bp.post("/m/<token:token>/hands")
 def create(token: str) -> WerkzeugResponse:
-    """Save a new hand."""
-    return save_from_form(services.get_match(token), None)
+    """Save a new hand (a resend through a link replaced since is answered as saved)."""
+    try:
+        match = services.get_match(token)
+    except services.NotFound:
+        answered = resent_save(token)
+        if answered is None:
+            raise  # the link's notice, or 404 (scorer.web)
+        return answered
+    return save_from_form(match, None)
 
 
 @bp.get("/m/<token:token>/hands/<int:number>/edit")
