@@ -68,6 +68,8 @@ class Config:
     # and per client address (Flask-Limiter): more gets 429 with Retry-After
     LIMIT_IMPORT = "6 per minute"
     LIMIT_PDF = "20 per minute"
+    # pages made on this hosted copy (the tournament online, /online/new): per client address
+    LIMIT_ONLINE_PAGES = "10 per hour"
     RATELIMIT_STORAGE_URI = "memory://"
     RATELIMIT_HEADERS_ENABLED = False  # scorer.slots sets Retry-After itself
     # SQLite's PRAGMA synchronous: FULL waits for the disk on every commit, so a hand the
@@ -89,7 +91,19 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         # unset, the request's own, or this machine's network address for a localhost request
         "PUBLIC_URL": os.environ.get("PUBLIC_URL", ""),
         "TIMEZONE": os.environ.get("TIMEZONE") or Config.TIMEZONE,
+        # who may make pages on this hosted copy (/online/new): the invitation codes its
+        # operator hands out; none set, it makes no pages (a hall needs none)
+        "ONLINE_INVITATIONS": invitations(os.environ.get("ONLINE_INVITATIONS")),
     }
+
+
+def invitations(text: str | None) -> tuple[str, ...]:
+    """The invitation codes of a comma-separated list (spaces around each dropped).
+
+    >>> invitations(" TSV-Ebersbach-7Hq2, cup-2026-Lm9x ,"), invitations(None)
+    (('TSV-Ebersbach-7Hq2', 'cup-2026-Lm9x'), ())
+    """
+    return tuple(code.strip() for code in (text or "").split(",") if code.strip())
 
 
 def trusted_hosts(text: str | None) -> list[str] | None:

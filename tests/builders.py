@@ -44,6 +44,10 @@ PG_URL, PG_SCHEMA = _pg_url()
 EMPTY_SCHEMA = f"DROP SCHEMA IF EXISTS {PG_SCHEMA} CASCADE; CREATE SCHEMA {PG_SCHEMA}"
 
 
+INVITATION = "test-invitation-7Hq2Lm9x"
+"""The invitation code every test app takes for a page online (``ONLINE_INVITATIONS``)."""
+
+
 def make_app(tmp_path: Path, **extra: Any) -> Flask:
     """An app on a fresh, empty database (the schema created from the models)."""
     url = PG_URL or f"sqlite:///{tmp_path / 'test.sqlite'}"
@@ -66,6 +70,8 @@ def make_app(tmp_path: Path, **extra: Any) -> Flask:
         "PDF_AHEAD": False,
         # each test its own work slots: tests running side by side do not wait for each other
         "WORK_SLOT_DIR": str(tmp_path / "work-slots"),
+        # a hosted copy makes pages with its operator's invitation (tests.online_builders)
+        "ONLINE_INVITATIONS": (INVITATION,),
     }
     config.update(extra)
     app = create_app(config)
