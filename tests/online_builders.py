@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 from flask import Flask
 
 from scorer.extensions import db
+from scorer.services.online import trouble
 from scorer.services.online.hall import Answer, Unreachable
 from tests.builders import INVITATION, form_data, make_app
 
@@ -33,7 +34,7 @@ class Wire:
 
     def __call__(self, url: str, body: bytes, headers: dict[str, str]) -> Answer:
         if self.cut:
-            raise Unreachable("no connection")
+            raise Unreachable(trouble.NO_NETWORK)
         self.sent.append((url, body, headers))
         response = self.hosted.test_client().post(urlsplit(url).path, data=body, headers=headers)
         return Answer(response.status_code, response.get_json(silent=True) or {})

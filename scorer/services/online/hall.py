@@ -13,6 +13,7 @@ hall has connected since (a new laptop on the night), this one stops and says so
 
 from __future__ import annotations
 
+import http.client
 import json
 import secrets
 import urllib.error
@@ -30,6 +31,7 @@ from ..tournaments.money import prize_list
 from ..tournaments.public_state import Built, build
 from ..tournaments.series import series_standings
 from ..unit import use_case
+from . import trouble
 from .document import content_digest, document, dumps
 from .signing import body_hash, parse_line, signature
 
@@ -73,7 +75,12 @@ def link_of(tournament: Tournament) -> OnlineLink | None:
 
 
 class Unreachable(Exception):
-    """No answer from the hosted copy (no reception, a timeout, a refused connection)."""
+    """No answer from the hosted copy (no reception, a timeout, a refused connection);
+    ``reason`` is its code (:mod:`.trouble`), worded by the page that shows it."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -83,14 +90,14 @@ class Answer:
 
 
 def _post(url: str, body: bytes, headers: dict[str, str]) -> Answer:
-    request = urllib.request.Request(url, data=body, method="POST", headers=headers)
     try:
+        request = urllib.request.Request(url, data=body, method="POST", headers=headers)
         with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
             return Answer(response.status, _json(response.read()))
     except urllib.error.HTTPError as error:
         return Answer(error.code, _json(error.read()))
-    except (urllib.error.URLError, OSError, ValueError) as error:
-        raise Unreachable(str(error)[:200]) from None
+    except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as error:
+        raise Unreachable(trouble.reason_of(error)) from None
 
 
 def _json(raw: bytes) -> dict[str, Any]:
@@ -115,7 +122,7 @@ def _connect(row: OnlineLink, post: Post) -> None:
     }
     answer = post(f"{row.address}/connect", body, sent)
     if answer.status != 200 or not isinstance(answer.body.get("generation"), int):
-        raise Unreachable(f"connect: {answer.status} {answer.body.get('why', '')}"[:200])
+        raise Unreachable(trouble.http_reason(answer.status if answer.status != 200 else 502))
     row.generation = answer.body["generation"]
     row.seq = int(answer.body.get("seq") or 0)
 
@@ -172,23 +179,22 @@ def _send(row: OnlineLink, body: bytes, digest: str, post: Post) -> str:
         }
         answer = post(f"{row.address}/push", body, sent)
     except Unreachable as error:
-        row.error = str(error)[:300] or "unreachable"
+        row.error = error.reason[:300]
         return "unreachable"
     if answer.status == 200:
         row.confirmed, row.confirmed_digest, row.confirmed_at = seq, digest, utcnow()
         row.error = ""
         return "sent"
-    why = str(answer.body.get("why", ""))[:200]
     if answer.status == 409 and answer.body.get("generation") != row.generation:
-        row.error = "taken over"  # another hall pushes to this page now: this one stops
+        row.error = trouble.TAKEN_OVER  # another hall pushes to this page now: this one stops
         return "stopped"
     if answer.status == 409:
         row.seq = max(row.seq, int(answer.body.get("seq") or 0))  # newer than ours: go past it
-    row.error = f"{answer.status} {why}"[:300]
+    row.error = trouble.http_reason(answer.status)
     return "refused"
 
 
 def links() -> list[OnlineLink]:
     """Every tournament this hall pushes, but those another hall has taken over."""
-    rows = db.session.execute(select(OnlineLink).where(OnlineLink.error != "taken over"))
+    rows = db.session.execute(select(OnlineLink).where(OnlineLink.error != trouble.TAKEN_OVER))
     return list(rows.scalars())
