@@ -18,6 +18,7 @@ import json
 import secrets
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,6 +70,17 @@ def unlink(tournament: Tournament) -> None:
 
 def link_of(tournament: Tournament) -> OnlineLink | None:
     return db.session.get(OnlineLink, tournament.id)
+
+
+def links_of(tournament_ids: Sequence[int]) -> dict[int, OnlineLink]:
+    """The links of the tournaments ``tournament_ids`` that are online, by tournament (one
+    query: the organiser's list of tournaments says which are online and how it goes)."""
+    if not tournament_ids:
+        return {}
+    rows = db.session.execute(
+        select(OnlineLink).where(OnlineLink.tournament_id.in_(list(tournament_ids)))
+    ).scalars()
+    return {row.tournament_id: row for row in rows}
 
 
 # -- pushing ----------------------------------------------------------------------------

@@ -10,6 +10,7 @@ beamer, the players) is shown with its QR code on the home page for good.
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -28,9 +29,11 @@ from ...forms.tournament import (
 )
 from ...forms.tournament_rounds import CloseForm
 from ...house_rules import house_rules, ruleset_line
+from ...online_models import OnlineLink
 from ...rules import RulesError, Ruleset
 from ...rules.tournament import table_ruleset
 from ...services import ConflictError
+from ...services.online import hall
 from ...services.tournaments import board as boards
 from ...services.tournaments import entrants, setup
 from ...tournament_models import Tournament
@@ -44,11 +47,23 @@ bp = Blueprint("t_organiser", __name__)
 QR_KINDS = ("public", "organiser")
 
 
+@dataclass(frozen=True)
+class Listed:
+    """A tournament on the organiser's list: its date in words, its link online (or None)."""
+
+    tournament: Tournament
+    day: str
+    online: OnlineLink | None
+
+
 @bp.app_template_global("my_tournaments")
-def my_tournaments() -> list[tuple[Tournament, str]]:
-    """The tournaments this device organises, with their dates in words (the app's home page
-    lists them; a template global, so the match's home page imports nothing of the tournament)."""
-    return [(t, day_text(t.held_on)) for t in setup.recent_tournaments(remembered())]
+def my_tournaments() -> list[Listed]:
+    """The tournaments this device organises, with their dates in words and whether each is
+    online and its last push got through (the app's home page lists them; a template global,
+    so the match's home page imports nothing of the tournament)."""
+    found = setup.recent_tournaments(remembered())
+    online = hall.links_of([t.id for t in found])
+    return [Listed(t, day_text(t.held_on), online.get(t.id)) for t in found]
 
 
 def public_link(tournament: Tournament) -> str | None:
