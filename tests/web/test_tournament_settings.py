@@ -200,3 +200,38 @@ def test_before_the_draw_everything_saves_through_the_page_form(
     row = the_row(app)
     assert row["name"] == "Winterturnier" and row["rounds"] == 4 and row["deals"] == 9
     assert row["ruleset"]["min_bid"] == 200
+
+
+@pytest.mark.parametrize(
+    ("schedule", "words"),
+    [
+        ("٣", "mit den Ziffern 0 bis 9"),
+        ("0,50; 1,00 ab ٥", "mit den Ziffern 0 bis 9"),
+        ("0,50; 1,00 ab 12345678901234567890", "von 1 bis 99"),
+        ("2000", "höchstens 1000 €"),
+    ],
+)
+@pytest.mark.parametrize("where", ["new", "settings"])
+def test_the_lost_game_schedule_takes_only_the_numbers_every_field_takes(
+    app: Flask, client: FlaskClient, schedule: str, words: str, where: str
+) -> None:
+    if where == "new":
+        url, before = "/t/new", None
+        pairs = browser_form(client.get(url).get_data(as_text=True), "tournament-form", SAVE)
+        data = typed(pairs, name="Herbstturnier", fee_schedule=schedule)
+    else:
+        token = a_tournament(app, draw=True)
+        url, before = f"/t/{token}/settings", the_row(app)
+        pairs = browser_form(settings_page(client, token), "tournament-form", SAVE)
+        data = typed(pairs, fee_schedule=schedule)
+    response = client.post(url, data=data, headers=HX)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert 'id="fee_schedule-err"' in html
+    assert words in page_text(html)
+    assert dict(browser_form(html, "tournament-form", SAVE))["fee_schedule"] == schedule
+    if before is None:
+        with app.app_context():
+            assert db.session.execute(select(Tournament)).first() is None
+    else:
+        assert the_row(app) == before
