@@ -59,7 +59,7 @@ from .results import (
     on_podium,
     table_results,
 )
-from .series import SERIES_COUNTING, series_evenings, series_ranking
+from .series import SERIES_COUNTING, series_evenings, series_name, series_ranking
 from .tables import check_tournament_ruleset, table_ruleset, tournament_ruleset
 
 __all__ = [
@@ -99,6 +99,7 @@ __all__ = [
     "repeats",
     "round_fees",
     "series_evenings",
+    "series_name",
     "series_ranking",
     "start_numbers",
     "table_results",
