@@ -14,7 +14,10 @@ The organiser's laptop runs the app for every phone on its own Wi-Fi
    of four threads each (bench/RESULTS.md);
 5. beside it runs the pusher (``scorer.online_push``), a process of its own at a
    low priority: a tournament the organiser put online is sent to its hosted
-   copy whenever the laptop reaches the internet.
+   copy whenever the laptop reaches the internet;
+6. killed hard (kill -9, a crash) and started again at once, it comes back by itself:
+   its workers die with it, and it waits for its port while anything still holds it
+   (``scorer.processes``).
 
 It prints the address to open on the laptop and to give the phones.
 """
@@ -29,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from .network import lan_address
+from .processes import die_with_parent, wait_for_port
 
 
 def secret_key(instance: Path) -> str:
@@ -83,12 +87,16 @@ def serve(bind: str, *, workers: int = 2, pusher: bool = False) -> None:
             }
             for key, value in settings.items():
                 self.cfg.set(key, value)
+            # a worker dies with its master (kill -9 of the hall): the port is free at once
+            self.cfg.set("post_fork", _dies_with_master)
 
         def load(self) -> Any:
             from . import create_app as fresh
 
             return fresh()
 
+    host, _, port = bind.rpartition(":")
+    wait_for_port(host.strip("[]") or "0.0.0.0", int(port))  # the old server's workers going
     started = subprocess.Popen([sys.executable, "-m", "scorer.online_push"]) if pusher else None
     try:
         sys.argv = sys.argv[:1]
@@ -98,10 +106,16 @@ def serve(bind: str, *, workers: int = 2, pusher: bool = False) -> None:
             started.terminate()
 
 
+def _dies_with_master(server: Any, worker: Any) -> None:
+    """gunicorn's post_fork: the worker gets SIGKILL when its master dies (scorer.processes)."""
+    die_with_parent(expected_parent=worker.ppid)
+
+
 def main() -> None:
     """The hall: a kept key, the laptop's address in the links, served to the hall's network."""
     port = int(os.environ.get("PORT", "5000"))
-    os.environ.setdefault("SECRET_KEY", secret_key(instance_folder()))
+    if not os.environ.get("SECRET_KEY"):
+        os.environ["SECRET_KEY"] = secret_key(instance_folder())
     address = lan_address()
     if address and not os.environ.get("PUBLIC_URL"):
         os.environ["PUBLIC_URL"] = f"http://{address}:{port}"
