@@ -4,7 +4,7 @@ again as soon as the laptop answers."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,29 +21,11 @@ BEAMER = {"width": 1920, "height": 1080}
 
 
 @pytest.fixture
-def beamer(browser: Any, live_server: LiveServer) -> Iterator[Page]:
-    """A wide screen's page; a script error or a console error other than htmx's own log of
-    a request that got no answer (and the browser's "failed to load") fails the test."""
-    context = browser.new_context(
-        viewport=BEAMER, locale="de-DE", base_url=live_server.url, service_workers="block"
-    )
-    context.set_default_timeout(15_000)
-    problems: list[str] = []
-    page = context.new_page()
-    page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
-    page.on(
-        "console",
-        lambda msg: (
-            problems.append(f"console: {msg.text}")
-            if msg.type == "error"
-            and msg.text not in ("htmx:sendError", "htmx:timeout", "htmx:afterRequest")
-            and not msg.text.startswith("Failed to load resource")
-            else None
-        ),
-    )
-    yield page
-    context.close()
-    assert problems == []
+def beamer(make_page: Callable[..., Any]) -> Page:
+    """A wide screen's page: a script error fails the test (tests/e2e/conftest.py)."""
+    page: Page = make_page(viewport=BEAMER, is_mobile=False, has_touch=False, lost_requests=True)
+    page.set_default_timeout(15_000)
+    return page
 
 
 def test_the_beamer_says_the_laptop_is_not_reachable_and_throws_nothing(

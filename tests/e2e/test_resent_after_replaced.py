@@ -9,7 +9,6 @@ replaced, naming the hand it saved.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,35 +18,10 @@ from sqlalchemy import func, select
 from scorer.extensions import db
 from scorer.models import Hand
 from scorer.services.tournaments import rounds, setup
-from tests.e2e.conftest import PHONE, LiveServer, take_shot
+from tests.e2e.conftest import LiveServer, take_shot
 from tests.tournament_builders import drawn, tournament_with
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-def lossy_page(browser: Any, live_server: LiveServer) -> Iterator[Page]:
-    """A phone page whose console may show htmx's own log of a lost request, nothing else."""
-    context = browser.new_context(
-        viewport=PHONE, locale="de-DE", base_url=live_server.url, service_workers="block"
-    )
-    context.set_default_timeout(10_000)
-    problems: list[str] = []
-    page = context.new_page()
-    page.on(
-        "console",
-        lambda msg: (
-            problems.append(msg.text)
-            if msg.type == "error"
-            and msg.text not in ("htmx:sendError", "htmx:timeout", "htmx:afterRequest")
-            and not msg.text.startswith("Failed to load resource")
-            else None
-        ),
-    )
-    page.on("pageerror", lambda exc: problems.append(str(exc)))
-    yield page
-    context.close()
-    assert problems == []
 
 
 def hands_saved(live: LiveServer) -> int:

@@ -28,6 +28,15 @@ def registered(live: LiveServer, token: str) -> list[str]:
     return found
 
 
+def players_page(live: LiveServer, page: Page) -> str:
+    """A new tournament's players page, open; the tournament's token."""
+    with live.app.app_context():
+        token = setup.create_tournament(name="Preisbinokel", rounds=3).token
+        db.session.remove()
+    page.goto(f"/t/{token}/players")
+    return token
+
+
 def choose_file(page: Page, name: str, data: bytes) -> None:
     page.locator("#import-form input[type=file]").set_input_files(
         files=[{"name": name, "mimeType": "text/csv", "buffer": data}]
@@ -38,9 +47,7 @@ def choose_file(page: Page, name: str, data: bytes) -> None:
 def test_an_old_excel_csv_shows_its_names_and_one_tap_registers_them(
     live_server: LiveServer, page: Page, shot: Callable[[Any, str], Path]
 ) -> None:
-    with live_server.app.app_context():
-        token = setup.create_tournament(name="Preisbinokel", rounds=3).token
-    page.goto(f"/t/{token}/players")
+    token = players_page(live_server, page)
     names = ["Jürgen Weiß", "Bärbel Öhler", "Xaver Ott"]
     data = ("Name;Verein\r\n" + "\r\n".join(f"{n};TSV" for n in names)).encode("cp1252")
     choose_file(page, "Mitglieder.csv", data)
@@ -64,9 +71,7 @@ def test_an_old_excel_csv_shows_its_names_and_one_tap_registers_them(
 def test_a_shift_jis_list_shows_garbled_names_and_registers_nothing(
     live_server: LiveServer, page: Page, shot: Callable[[Any, str], Path]
 ) -> None:
-    with live_server.app.app_context():
-        token = setup.create_tournament(name="Preisbinokel", rounds=3).token
-    page.goto(f"/t/{token}/players")
+    token = players_page(live_server, page)
     choose_file(page, "members.csv", "山田太郎\r\n鈴木花子\r\n".encode("shift_jis"))
     expect(page.locator("#import-check-garbled")).to_contain_text(
         "2 Namen enthalten Zeichen, die kein Name hat"

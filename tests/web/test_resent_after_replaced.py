@@ -23,33 +23,13 @@ from scorer.extensions import db
 from scorer.models import Hand
 from scorer.tournament_models import TournamentTable
 from tests.builders import HX, fill_hand, form_data, page_text
-from tests.tournament_builders import drawn, tournament_with
-
-HAND = {
-    "declarer": "0",
-    "bid": "150",
-    "trump": "E",
-    "outcome": "played",
-    "parties-0-melds": "100",
-    "parties-0-tricks": "130",
-    "parties-1-tricks": "60",
-    "parties-2-tricks": "60",
-}
+from tests.web.test_night_races import HAND, a_round
 
 
 @pytest.fixture
 def night(csrf_app: Flask) -> dict[str, Any]:
     """Round 1 drawn (tables of three, 3 deals); table 1's phone link."""
-    with csrf_app.app_context():
-        tournament = tournament_with(9, deals=3)
-        row = drawn(tournament)
-        table = row.tables[0]
-        return {
-            "tournament": tournament.token,
-            "table": table.id,
-            "match": table.match_id,
-            "phone": table.match.token,
-        }
+    return a_round(csrf_app)
 
 
 def keys_saved(app: Flask, match_id: int) -> list[str | None]:
@@ -79,17 +59,26 @@ def replace_link(organiser: FlaskClient, night: dict[str, Any]) -> str:
         return table.match.token
 
 
+def saved_then_replaced(
+    app: Flask, night: dict[str, Any]
+) -> tuple[FlaskClient, dict[str, str], str]:
+    """The old phone saves a hand (its answer lost), then the organiser replaces the link:
+    the old phone, the form it will send again, the new link."""
+    phone, organiser = app.test_client(), app.test_client()
+    old = night["phone"]
+    form = phone_form(phone, old)
+    assert phone.post(f"/m/{old}/hands", data=form).status_code == 303
+    new = replace_link(organiser, night)
+    assert new != old
+    return phone, form, new
+
+
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
 def test_a_resend_after_the_link_was_replaced_is_answered_as_saved(
     csrf_app: Flask, night: dict[str, Any], htmx: bool
 ) -> None:
-    phone, organiser = csrf_app.test_client(), csrf_app.test_client()
+    phone, form, new = saved_then_replaced(csrf_app, night)  # the phone never heard "saved"
     old = night["phone"]
-    form = phone_form(phone, old)
-    first = phone.post(f"/m/{old}/hands", data=form)
-    assert first.status_code == 303  # saved; the phone never heard it
-    new = replace_link(organiser, night)
-    assert new != old
 
     resent = phone.post(f"/m/{old}/hands", data=form, headers=HX if htmx else {})
     html = resent.get_data(as_text=True)
@@ -115,11 +104,8 @@ def test_a_resend_after_the_link_was_replaced_is_answered_as_saved(
 def test_anything_new_through_the_replaced_link_is_refused_with_the_notice(
     csrf_app: Flask, night: dict[str, Any], htmx: bool
 ) -> None:
-    phone, organiser = csrf_app.test_client(), csrf_app.test_client()
+    phone, form, _ = saved_then_replaced(csrf_app, night)
     old = night["phone"]
-    form = phone_form(phone, old)
-    assert phone.post(f"/m/{old}/hands", data=form).status_code == 303
-    replace_link(organiser, night)
     headers = HX if htmx else {}
     refused = 409 if htmx else 410
     # the same key with another hand (the Schreiber changed it while it waited)
@@ -142,11 +128,8 @@ def test_a_resend_without_a_valid_csrf_token_is_not_answered_as_saved(
     csrf_app: Flask, night: dict[str, Any]
 ) -> None:
     """A stranger who learnt an old link and a key gets no answer about the hand."""
-    phone, organiser = csrf_app.test_client(), csrf_app.test_client()
+    _, form, _ = saved_then_replaced(csrf_app, night)
     old = night["phone"]
-    form = phone_form(phone, old)
-    assert phone.post(f"/m/{old}/hands", data=form).status_code == 303
-    replace_link(organiser, night)
     stranger = csrf_app.test_client()
     answer = stranger.post(f"/m/{old}/hands", data=form, headers=HX)
     assert answer.status_code in (400, 409, 410)
@@ -156,11 +139,9 @@ def test_a_resend_without_a_valid_csrf_token_is_not_answered_as_saved(
 def test_the_new_phone_shows_the_hand_once_and_goes_on_at_the_next_deal(
     csrf_app: Flask, night: dict[str, Any]
 ) -> None:
-    phone, organiser, new_phone = (csrf_app.test_client() for _ in range(3))
+    phone, form, new = saved_then_replaced(csrf_app, night)
+    new_phone = csrf_app.test_client()
     old = night["phone"]
-    form = phone_form(phone, old)
-    assert phone.post(f"/m/{old}/hands", data=form).status_code == 303
-    new = replace_link(organiser, night)
     assert phone.post(f"/m/{old}/hands", data=form, headers=HX).status_code == 200
     sheet = new_phone.get(f"/m/{new}").get_data(as_text=True)
     assert sheet.count('<tr id="hand-') == 1

@@ -11,8 +11,6 @@ changes nothing of them, and a change is refused with the reason.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -20,10 +18,10 @@ from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
 from scorer.extensions import db
-from scorer.services.tournaments import setup
 from scorer.tournament_models import Tournament
 from tests.builders import HX, browser_form, page_text
 from tests.tournament_builders import drawn, tournament_with
+from tests.web.test_tournament_organiser import only as the_row
 
 SAVE = "action=save"
 
@@ -34,23 +32,6 @@ def a_tournament(app: Flask, *, draw: bool) -> str:
         if draw:
             drawn(tournament)
         return tournament.token
-
-
-def the_row(app: Flask) -> dict[str, Any]:
-    with app.app_context():
-        row = db.session.execute(select(Tournament)).scalar_one()
-        return {
-            "name": row.name,
-            "place": row.place,
-            "held_on": row.held_on,
-            "rounds": row.rounds,
-            "fee": row.entry_fee_cents,
-            "schedule": row.fee_schedule,
-            "tie_break": row.tie_break,
-            "public_url": row.public_url,
-            "ruleset": dict(row.ruleset),
-            "deals": setup.ruleset_of(row).deals,
-        }
 
 
 def settings_page(client: FlaskClient, token: str, lang: str = "de") -> str:
@@ -103,7 +84,7 @@ def test_after_the_draw_every_other_setting_saves_through_the_page_form(
     assert row["held_on"] == "2026-12-05" and row["rounds"] == 4 and row["fee"] == 850
     assert row["schedule"] == "0.50; 1.00 from 4" and row["tie_break"] is True
     assert row["public_url"] == "http://192.168.4.1:5000"
-    assert row["ruleset"] == before["ruleset"] and row["deals"] == 12
+    assert row["ruleset"] == before["ruleset"] and row["ruleset"].deals == 12
     home = client.get(f"/t/{token}").get_data(as_text=True)
     assert "Die Einstellungen sind gespeichert." in home
 
@@ -198,8 +179,8 @@ def test_before_the_draw_everything_saves_through_the_page_form(
     response = client.post(f"/t/{token}/settings", data=data)
     assert response.status_code == 303, page_text(response.get_data(as_text=True))[:800]
     row = the_row(app)
-    assert row["name"] == "Winterturnier" and row["rounds"] == 4 and row["deals"] == 9
-    assert row["ruleset"]["min_bid"] == 200
+    assert row["name"] == "Winterturnier" and row["rounds"] == 4
+    assert row["ruleset"].deals == 9 and row["ruleset"].min_bid == 200
 
 
 @pytest.mark.parametrize(
