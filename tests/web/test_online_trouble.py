@@ -84,7 +84,8 @@ def never_answer(release: threading.Event) -> Callable[[socket.socket], None]:
 def post_to(url: str) -> str:
     """What the hall's transport makes of ``url``: the reason code, or "http-<status>"."""
     try:
-        answer = hall._post(url, b"x", {"Content-Type": "application/octet-stream"})
+        # the pusher's own transport (what it posts with unless a test hands in another)
+        answer = hall.Pusher().post(url, b"x", {"Content-Type": "application/octet-stream"})
     except hall.Unreachable as error:
         return error.reason
     return trouble.http_reason(answer.status)
