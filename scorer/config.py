@@ -6,12 +6,14 @@ README's table lists them all) — can be set from the environment as
 ``SCORER_<KEY>`` (:func:`from_prefixed_environment`: ``SCORER_WORK_SLOTS=2``,
 ``SCORER_PDF_AHEAD=false``, ``SCORER_LIMIT_PDF="30 per minute"``).  The few
 variables a deployer knew before the prefix (``DATABASE_URL``, ``SECRET_KEY``,
-``SESSION_COOKIE_SECURE``, ``TRUSTED_HOSTS``, ``PUBLIC_URL``, ``TIMEZONE``) keep
-working; a prefixed one wins over its unprefixed twin.
+``SESSION_COOKIE_SECURE``, ``TRUSTED_HOSTS``, ``PUBLIC_URL``, ``TIMEZONE``, and a
+hosted copy's ``ONLINE_INVITATIONS``) keep working; a prefixed one wins over its
+unprefixed twin.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 from pathlib import Path
@@ -95,6 +97,8 @@ class Config:
     # and per client address (Flask-Limiter): more gets 429 with Retry-After
     LIMIT_IMPORT = "6 per minute"
     LIMIT_PDF = "20 per minute"
+    # pages made on this hosted copy (the tournament online, /online/new): per client address
+    LIMIT_ONLINE_PAGES = "10 per hour"
     RATELIMIT_STORAGE_URI = "memory://"
     RATELIMIT_HEADERS_ENABLED = False  # scorer.slots sets Retry-After itself
     # SQLite's PRAGMA synchronous: FULL waits for the disk on every commit, so a hand the
@@ -116,6 +120,9 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         # unset, the request's own, or this machine's network address for a localhost request
         "PUBLIC_URL": os.environ.get("PUBLIC_URL", ""),
         "TIMEZONE": os.environ.get("TIMEZONE") or Config.TIMEZONE,
+        # who may make pages on this hosted copy (/online/new): the invitation codes its
+        # operator hands out; none set, it makes no pages (a hall needs none)
+        "ONLINE_INVITATIONS": invitations(os.environ.get("ONLINE_INVITATIONS")),
     }
 
 
@@ -145,6 +152,29 @@ def from_prefixed_environment(settings: FlaskConfig) -> None:
     hosts = settings.get("TRUSTED_HOSTS")
     if isinstance(hosts, str):
         settings["TRUSTED_HOSTS"] = trusted_hosts(hosts)
+    codes = os.environ.get(f"{PREFIX}_ONLINE_INVITATIONS")
+    if codes is not None:  # as the text given: a code of digits stays a code
+        settings["ONLINE_INVITATIONS"] = invitations(codes)
+
+
+def invitations(text: str | None) -> tuple[str, ...]:
+    """The invitation codes of a comma-separated list (spaces around each dropped), or
+    of a JSON list as the other list settings take.
+
+    >>> invitations(" TSV-Ebersbach-7Hq2, cup-2026-Lm9x ,"), invitations(None)
+    (('TSV-Ebersbach-7Hq2', 'cup-2026-Lm9x'), ())
+    >>> invitations('["2026", " cup "]')
+    ('2026', 'cup')
+    """
+    text = (text or "").strip()
+    if text.startswith("["):
+        try:
+            listed = json.loads(text)
+        except ValueError:
+            listed = None
+        if isinstance(listed, list):
+            return tuple(str(code).strip() for code in listed if str(code).strip())
+    return tuple(code.strip() for code in text.split(",") if code.strip())
 
 
 def trusted_hosts(text: str | None) -> list[str] | None:

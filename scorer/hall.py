@@ -16,7 +16,12 @@ The organiser's laptop runs the app for every phone on its own Wi-Fi
    worker (``scorer.worker``: a round's paper made ahead) and the pusher
    (``scorer.online_push``: a tournament the organiser put online is sent to its
    hosted copy whenever the laptop reaches the internet); one that ends by itself
-   is started again, and both are stopped with the server.
+   is started again, and both are stopped with the server;
+6. killed hard (kill -9, a crash) and started again at once, it comes back by itself:
+   its workers die with it, and it waits for its port while anything still holds it
+   (``scorer.processes``); the processes beside it end by themselves once the server
+   that started them is gone (they watch their parent), and a new job queue worker
+   waits for the old one's lock, so one renderer it stays.
 
 It prints the address to open on the laptop and to give the phones.
 """
@@ -33,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from .network import lan_address
+from .processes import die_with_parent, wait_for_port
 
 
 def secret_key(instance: Path) -> str:
@@ -136,12 +142,16 @@ def serve(bind: str, *, workers: int = 2, pusher: bool = False, worker: bool = T
             }
             for key, value in settings.items():
                 self.cfg.set(key, value)
+            # a worker dies with its master (kill -9 of the hall): the port is free at once
+            self.cfg.set("post_fork", _dies_with_master)
 
         def load(self) -> Any:
             from . import create_app as fresh
 
             return fresh()
 
+    host, _, port = bind.rpartition(":")
+    wait_for_port(host.strip("[]") or "0.0.0.0", int(port))  # the old server's workers going
     beside = [
         Beside(module)
         for module, wanted in (("scorer.worker", worker), ("scorer.online_push", pusher))
@@ -157,10 +167,16 @@ def serve(bind: str, *, workers: int = 2, pusher: bool = False, worker: bool = T
             process.stop()
 
 
+def _dies_with_master(server: Any, worker: Any) -> None:
+    """gunicorn's post_fork: the worker gets SIGKILL when its master dies (scorer.processes)."""
+    die_with_parent(expected_parent=worker.ppid)
+
+
 def main() -> None:
     """The hall: a kept key, the laptop's address in the links, served to the hall's network."""
     port = int(os.environ.get("PORT", "5000"))
-    os.environ.setdefault("SECRET_KEY", secret_key(instance_folder()))
+    if not (os.environ.get("SCORER_SECRET_KEY") or os.environ.get("SECRET_KEY")):  # README
+        os.environ["SECRET_KEY"] = secret_key(instance_folder())
     address = lan_address()
     given = os.environ.get("SCORER_PUBLIC_URL") or os.environ.get("PUBLIC_URL")  # README
     if address and not given:

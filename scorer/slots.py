@@ -12,8 +12,9 @@ would leave nobody to answer the live view and the hand form.  So:
   ``WORK_SLOT_WAIT`` seconds gets 503 with ``Retry-After: WORK_RETRY_AFTER``
   and a page that says "try again in N seconds" (:func:`busy_response`).
 - **per client**: Flask-Limiter counts the expensive requests of one address
-  (``LIMIT_IMPORT``, ``LIMIT_PDF``; "6 per minute"): one more gets 429 with
-  ``Retry-After`` and the same kind of page (:func:`too_many`).
+  (``LIMIT_IMPORT``, ``LIMIT_PDF``; "6 per minute"), and the tries to make a page on
+  a hosted copy (``LIMIT_ONLINE_PAGES``): one more gets 429 with ``Retry-After`` and
+  the same kind of page (:func:`too_many`).
 
 The counts are kept in each worker's memory (``RATELIMIT_STORAGE_URI``,
 default ``memory://``): with two workers a client may get up to twice its
@@ -30,7 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
-from flask import Flask, Response, current_app, render_template
+from flask import Flask, Response, current_app, render_template, request
 from flask_babel import gettext
 from flask_limiter.errors import RateLimitExceeded
 
@@ -101,11 +102,18 @@ def too_many(error: RateLimitExceeded) -> Response:
     if current is not None:
         window = current.limit.get_expiry()
         seconds = max(1, min(window, math.ceil(current.reset_at - time.time())))
-    message = gettext(
-        "This device has asked for many printouts or imports in a short time. "
-        "Please try again in %(n)s seconds.",
-        n=seconds,
-    )
+    if request.endpoint == "online.new":
+        message = gettext(
+            "This device has tried to make many pages here in a short time. "
+            "Please try again in %(n)s seconds.",
+            n=seconds,
+        )
+    else:
+        message = gettext(
+            "This device has asked for many printouts or imports in a short time. "
+            "Please try again in %(n)s seconds.",
+            n=seconds,
+        )
     return _wait_page(429, seconds, message)
 
 
@@ -115,6 +123,12 @@ def import_limit() -> str:
 
 def pdf_limit() -> str:
     return str(current_app.config["LIMIT_PDF"])
+
+
+def online_pages_limit() -> str:
+    """How often one address may try to make a page on this hosted copy (every try counts:
+    a guessed invitation code too)."""
+    return str(current_app.config["LIMIT_ONLINE_PAGES"])
 
 
 def init_app(app: Flask) -> None:

@@ -28,6 +28,7 @@ from flask_babel import lazy_gettext as _l
 
 from .rules import OUTCOMES, Bonus, RulesError, Verdict, verdict_of
 from .rules.tournament import Schedule, write_schedule
+from .services.online import trouble
 
 MINUS = "−"  # U+2212: the one minus sign of the sheet, the money and the messages
 
@@ -280,6 +281,64 @@ def translations() -> Any:
     return found
 
 
+_TROUBLE: dict[str, Any] = {
+    trouble.REFUSED: _l(
+        "the hosted copy refused the connection: it is not running, or the address in the "
+        "connection line is wrong"
+    ),
+    trouble.TIMEOUT: _l(
+        "no answer in time: the connection is too weak, or the hosted copy does not answer"
+    ),
+    trouble.NO_NAME: _l(
+        "the hosted copy's name was not found: check the address in the connection line"
+    ),
+    trouble.NO_LOOKUP: _l(
+        "the hosted copy's name could not be looked up: this laptop has no internet"
+    ),
+    trouble.NO_NETWORK: _l("no network: this laptop has no connection to the internet"),
+    trouble.TLS: _l(
+        "no secure connection: the hosted copy's certificate is not valid for its name, "
+        "or this laptop's clock is wrong"
+    ),
+    trouble.CUT: _l("the connection broke off in the middle"),
+    trouble.ADDRESS: _l(
+        "the address in the connection line cannot be used: connect anew with the line the "
+        "hosted page shows"
+    ),
+    trouble.OTHER: _l("no connection to the hosted copy"),
+}
+_TROUBLE_HTTP: dict[int, Any] = {
+    400: _l(
+        "the hosted copy could not read what was sent: does it run the same release as this laptop?"
+    ),
+    403: _l(
+        "the hosted copy does not take this laptop's key: connect anew with the connection "
+        "line its page shows"
+    ),
+    404: _l("the hosted copy has no such page: check the connection line, or make the page anew"),
+    409: _l("the hosted copy was busy, or shows a newer state: sent again"),
+    410: _l("the page was taken down on the hosted copy"),
+    413: _l("the results are too large for the hosted copy"),
+    429: _l("the hosted copy asks this laptop to wait a moment"),
+}
+
+
+def online_trouble(reason: str) -> str:
+    """Why the hall's last push did not get through (``services.online.trouble``), in words.
+
+    A reason stored by an earlier release (the exception's own text) reads as "no
+    connection"; an HTTP status without words of its own is named.
+    """
+    status = trouble.http_status(reason)
+    if status is None:
+        return str(_TROUBLE.get(reason, _TROUBLE[trouble.OTHER]))
+    if status in _TROUBLE_HTTP:
+        return str(_TROUBLE_HTTP[status])
+    if status >= 500:
+        return gettext("the hosted copy has a fault (HTTP %(status)s)", status=status)
+    return gettext("the hosted copy answered with an error (HTTP %(status)s)", status=status)
+
+
 def init_app(app: Flask) -> None:
     """The words as template filters and globals (and the language they are in)."""
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]  # jinja2.ext.i18n
@@ -301,6 +360,7 @@ def init_app(app: Flask) -> None:
         meld_label=meld_label,
         suit_name=suit_name,
         outcome_text=outcome_text,
+        online_trouble=online_trouble,
     )
 
 

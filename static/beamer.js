@@ -8,6 +8,11 @@
 // (a 204 while it reads the same).  Phones page by the links under the list.  Without
 // this script the beamer shows the pages a phone shows.  On the beamer it keeps the screen
 // on (keepAwake).
+//
+// While the laptop cannot be reached (its server stopped, the hall's Wi-Fi gone) the
+// screen keeps the last state and says so (#unreachable, in the page's language); the
+// line goes as soon as a request gets an answer again.  A request that gets none is no
+// script error: htmx.ajax's promise is rejected then, and caught here.
 (function () {
   "use strict";
 
@@ -17,6 +22,28 @@
   function live() {
     return document.getElementById("live");
   }
+
+  function unreachable(shown) {
+    var note = document.getElementById("unreachable");
+    if (note && note.hidden === shown) {
+      note.hidden = !shown;
+    }
+  }
+
+  // nothing came back (no connection, no answer in time): the laptop is not reachable
+  document.addEventListener("htmx:sendError", function () {
+    unreachable(true);
+  });
+  document.addEventListener("htmx:timeout", function () {
+    unreachable(true);
+  });
+  // any answer at all (a 204 too): it is reachable again
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    var xhr = evt.detail && evt.detail.xhr;
+    if (xhr && xhr.status > 0) {
+      unreachable(false);
+    }
+  });
 
   // how many lines fit from the first one to the bottom of the window, less the pager's line
   function fitting(box) {
@@ -37,7 +64,12 @@
     url.searchParams.delete("shown");
     url.searchParams.set("page", String(page));
     url.searchParams.set("rows", String(rows));
-    window.htmx.ajax("GET", url.pathname + url.search, { target: box, swap: "outerHTML" });
+    var asked = window.htmx.ajax("GET", url.pathname + url.search, { target: box, swap: "outerHTML" });
+    if (asked && typeof asked.catch === "function") {
+      asked.catch(function () {
+        unreachable(true); // (htmx:sendError has said so already; the rejection is no error)
+      });
+    }
   }
 
   function measure() {

@@ -45,6 +45,10 @@ PG_URL, PG_SCHEMA = _pg_url()
 EMPTY_SCHEMA = f"DROP SCHEMA IF EXISTS {PG_SCHEMA} CASCADE; CREATE SCHEMA {PG_SCHEMA}"
 
 
+INVITATION = "test-invitation-7Hq2Lm9x"
+"""The invitation code every test app takes for a page online (``ONLINE_INVITATIONS``)."""
+
+
 def make_app(tmp_path: Path, **extra: Any) -> Flask:
     """An app on a fresh, empty database (the schema created from the models)."""
     url = PG_URL or f"sqlite:///{tmp_path / 'test.sqlite'}"
@@ -69,6 +73,8 @@ def make_app(tmp_path: Path, **extra: Any) -> Flask:
         "JOB_QUEUE": str(tmp_path / "jobs" / "jobs.sqlite"),
         # each test its own work slots: tests running side by side do not wait for each other
         "WORK_SLOT_DIR": str(tmp_path / "work-slots"),
+        # a hosted copy makes pages with its operator's invitation (tests.online_builders)
+        "ONLINE_INVITATIONS": (INVITATION,),
     }
     config.update(extra)
     app = create_app(config)
@@ -152,6 +158,106 @@ def form_data(html: str, form_id: str | None = None) -> dict[str, str]:
     reader = _FormReader(form_id)
     reader.feed(html)
     return reader.data
+
+
+class _BrowserForm(HTMLParser):
+    """What a browser submits for a form (the HTML standard's form data set).
+
+    Only controls with a ``name`` and not ``disabled``; checkboxes and radios when
+    ``checked``; a select's selected options (else its first); a textarea's text; a
+    ``readonly`` input is sent (readonly is not disabled); buttons and submits only as
+    the one that was pressed (``button``: its ``name`` or ``name=value``).
+    """
+
+    def __init__(self, form_id: str, button: str | None) -> None:
+        super().__init__(convert_charrefs=True)
+        self.form_id = form_id
+        self.button = button
+        self.inside = False
+        self.pairs: list[tuple[str, str]] = []
+        self.select: tuple[str, list[tuple[str, bool]]] | None = None
+        self.option: dict[str, str] | None = None
+        self.option_text = ""
+        self.textarea: str | None = None
+        self.text = ""
+        self.pressed: tuple[str, str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "form":
+            self.inside = a.get("id") == self.form_id
+            return
+        if not self.inside:
+            return
+        name = a.get("name")
+        enabled = "disabled" not in a
+        if tag == "input" and name and enabled:
+            kind = a.get("type", "text").lower()
+            if kind in ("checkbox", "radio"):
+                if "checked" in a:
+                    self.pairs.append((name, a.get("value", "on") if "value" in a else "on"))
+            elif kind in ("submit", "image", "button", "reset"):
+                self._maybe_pressed(name, a.get("value", ""))
+            elif kind != "file":
+                self.pairs.append((name, a.get("value", "")))
+        elif tag == "button" and name and enabled:
+            if a.get("type", "submit").lower() == "submit":
+                self._maybe_pressed(name, a.get("value", ""))
+        elif tag == "select" and name and enabled:
+            self.select = (name, [])
+        elif tag == "option" and self.select is not None:
+            self.option = a
+            self.option_text = ""
+        elif tag == "textarea" and name and enabled:
+            self.textarea = name
+            self.text = ""
+
+    def _maybe_pressed(self, name: str, value: str) -> None:
+        if self.button in (name, f"{name}={value}") and self.pressed is None:
+            self.pressed = (name, value)
+
+    def handle_data(self, data: str) -> None:
+        if self.textarea is not None:
+            self.text += data
+        if self.option is not None:
+            self.option_text += data
+
+    def _end_option(self) -> None:
+        if self.option is not None and self.select is not None:
+            value = self.option.get("value", self.option_text.strip())
+            self.select[1].append((value, "selected" in self.option))
+        self.option = None
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "option":
+            self._end_option()
+        elif tag == "select" and self.select is not None:
+            self._end_option()
+            name, options = self.select
+            chosen = [v for v, selected in options if selected] or [v for v, _ in options[:1]]
+            self.pairs.extend((name, v) for v in chosen[-1:])
+            self.select = None
+        elif tag == "textarea" and self.textarea is not None:
+            # the HTML parser drops the newline right after <textarea>, as browsers do
+            self.pairs.append((self.textarea, self.text.removeprefix("\n")))
+            self.textarea = None
+        elif tag == "form":
+            self.inside = False
+
+
+def browser_form(html: str, form_id: str, button: str | None = None) -> list[tuple[str, str]]:
+    """The pairs a browser posts for the form ``form_id`` of ``html`` when ``button`` (a
+    submit's ``name`` or ``name=value``; None: Enter in a field) is pressed.
+
+    Unlike :func:`form_data` nothing is added or guessed: a read-only value without a
+    name, an unchecked box, a disabled field are not sent, exactly as in a browser.
+    """
+    reader = _BrowserForm(form_id, button)
+    reader.feed(html)
+    reader.close()
+    if button is not None and reader.pressed is None:
+        raise AssertionError(f"no submit button {button!r} in form {form_id!r}")
+    return reader.pairs + ([reader.pressed] if reader.pressed else [])
 
 
 # -- driving the app like a browser ------------------------------------------

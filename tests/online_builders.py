@@ -19,8 +19,9 @@ from urllib.parse import urlsplit
 from flask import Flask
 
 from scorer.extensions import db
+from scorer.services.online import trouble
 from scorer.services.online.hall import Answer, Unreachable
-from tests.builders import form_data, make_app
+from tests.builders import INVITATION, form_data, make_app
 
 
 @dataclass
@@ -33,7 +34,7 @@ class Wire:
 
     def __call__(self, url: str, body: bytes, headers: dict[str, str]) -> Answer:
         if self.cut:
-            raise Unreachable("no connection")
+            raise Unreachable(trouble.NO_NETWORK)
         self.sent.append((url, body, headers))
         response = self.hosted.test_client().post(urlsplit(url).path, data=body, headers=headers)
         return Answer(response.status_code, response.get_json(silent=True) or {})
@@ -74,7 +75,7 @@ def make_page(hosted: Flask, name: str = "Herbstturnier") -> tuple[str, str]:
     """A page on the hosted copy through its form: (the connection line, the public link)."""
     client = hosted.test_client()
     form = form_data(client.get("/online/new").get_data(as_text=True), "online-new")
-    made = client.post("/online/new", data={**form, "name": name})
+    made = client.post("/online/new", data={**form, "name": name, "invitation": INVITATION})
     assert made.status_code == 303, made.get_data(as_text=True)[:2000]
     admin = client.get(made.headers["Location"]).get_data(as_text=True)
     found = re.search(r'id="line" class="copy-line" value="([^"]+)"', admin)

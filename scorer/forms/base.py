@@ -133,6 +133,18 @@ class WholeNumberField(IntegerField):
             _l("Enter a whole number from %(low)s to %(high)s.", low=self.low, high=self.high)
         )
 
+    def not_required(self) -> None:
+        """Empty (or not sent at all) is allowed from now on; what is sent is still checked.
+
+        For a field a page shows read-only (without a ``name``, so the browser sends
+        nothing), while a value sent anyway still gets its range check."""
+        self.validators = [Optional(), self._in_range]
+        self.flags.required = False
+
+    def sent(self) -> bool:
+        """Whether the request carried a value for this field (not empty)."""
+        return bool(self.raw_data) and bool(str(self.raw_data[0]).strip())
+
     def process_formdata(self, valuelist: list[Any]) -> None:
         if not valuelist:
             return

@@ -2,22 +2,54 @@
 
 from __future__ import annotations
 
+import hmac
+
+from flask import current_app
 from flask_babel import lazy_gettext as _l
-from wtforms import StringField, TextAreaField
-from wtforms.validators import InputRequired, Length
+from wtforms import Field, StringField, TextAreaField
+from wtforms.validators import InputRequired, Length, ValidationError
 
 from ..services.online.hosted import MAX_NAME
 from .base import AppForm
 
 
-class OnlinePageForm(AppForm):
-    """A page for a tournament on the hosted copy: its name (the organiser's word)."""
+def invitations() -> tuple[str, ...]:
+    """The invitation codes this hosted copy takes (``ONLINE_INVITATIONS``); none: it
+    makes no pages."""
+    return tuple(current_app.config.get("ONLINE_INVITATIONS") or ())
 
+
+def invited(code: str | None) -> bool:
+    """Whether ``code`` is one of this copy's invitation codes (compared in constant time)."""
+    typed = (code or "").strip().encode()
+    found = False
+    for known in invitations():
+        found |= hmac.compare_digest(typed, known.encode())
+    return bool(typed) and found
+
+
+class OnlinePageForm(AppForm):
+    """A page for a tournament on the hosted copy: the operator's invitation, its name."""
+
+    invitation = StringField(
+        _l("Invitation code"),
+        [InputRequired(message=_l("Type the invitation code you were given.")), Length(max=200)],
+        description=_l("from whoever runs this site: it decides who may make pages here"),
+    )
     name = StringField(
         _l("Tournament"),
         [InputRequired(message=_l("Name the tournament the page is for.")), Length(max=MAX_NAME)],
         description=_l("as it is called on the night, e.g. Herbstturnier 2026"),
     )
+
+    def validate_invitation(self, field: Field) -> None:
+        if not invited(field.data):
+            raise ValidationError(
+                _l(
+                    "This is not an invitation code of this site. Ask whoever runs it for one "
+                    "(or check the code for a typing mistake)."
+                )
+            )
 
 
 class OnlineLinkForm(AppForm):

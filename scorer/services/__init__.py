@@ -29,7 +29,7 @@ one of the errors below, worded for the user by the web layer.
     in a match, the stored end, the history's snapshots and party lines.
 ``hands``
     HandInput, Settled, settle_input, preview, save_hand, delete_hand,
-    restore_hand, correctable, input_of.
+    restore_hand, correctable, input_of, saved_with_key.
 ``two_player``
     The hand in play of a two-player match: open_hand, set_trump, write_meld,
     remove_meld, finish_open_hand, open_hand_melds, live_totals, live_sheet.
@@ -75,6 +75,7 @@ from .hands import (
     preview,
     restore_hand,
     save_hand,
+    saved_with_key,
     settle_input,
 )
 from .lookup import (
@@ -177,6 +178,7 @@ __all__ = [
     "restore_hand",
     "ruleset_of",
     "save_hand",
+    "saved_with_key",
     "session_stats",
     "set_stake",
     "set_trump",

@@ -187,7 +187,7 @@ def _load_session(item: Any, number: int, tokens: Tokens) -> GameSession:
         view_token=view_token,
         title=r.get_str("title", MAX_TITLE),
         created_at=r.get_time("created_at"),
-        updated_at=r.get_time("updated_at", optional=True) or r.get_time("created_at"),
+        updated_at=r.get_time("updated_at", absent=True) or r.get_time("created_at"),
         stake_cents=r.get_int("stake_cents", 0, 100_000),
         stake_basis=r.get_str("stake_basis", 16, choices=BASES),
     )
@@ -268,7 +268,7 @@ def load_match(item: Any, where: Said | str, index: int, tokens: Tokens) -> Matc
         ruleset=ruleset.to_dict(),
         first_dealer=r.get_int("first_dealer", 0, ruleset.players - 1),
         created_at=r.get_time("created_at"),
-        updated_at=r.get_time("updated_at", optional=True) or r.get_time("created_at"),
+        updated_at=r.get_time("updated_at", absent=True) or r.get_time("created_at"),
         finished_at=r.get_time("finished_at", optional=True),
         version=1,
     )
@@ -299,7 +299,7 @@ def _load_hand(match: Match, ruleset: Ruleset, item: Any, where: Said | str, num
     parties = ruleset.parties
     outcome = r.get_str("outcome", 20, choices=OUTCOMES)
     status = r.get_str("status", 8, choices=("open", "closed"))
-    ended_mid_hand = r.get_bool("ended_mid_hand", optional=True) or False
+    ended_mid_hand = r.get_bool("ended_mid_hand", absent=True) or False
     trump = r.get_str("trump", 1, optional=True, choices=("E", "G", "H", "S"))
     hand = Hand(
         seq=r.get_int("seq", 1, 1_000_000),
@@ -309,7 +309,7 @@ def _load_hand(match: Match, ruleset: Ruleset, item: Any, where: Said | str, num
         trump=trump,
         ended_mid_hand=ended_mid_hand,
         created_at=r.get_time("created_at"),
-        updated_at=r.get_time("updated_at", optional=True) or r.get_time("created_at"),
+        updated_at=r.get_time("updated_at", absent=True) or r.get_time("created_at"),
         deleted_at=r.get_time("deleted_at", optional=True),
         idempotency_key=_key(r),
     )
@@ -330,7 +330,7 @@ def _load_hand(match: Match, ruleset: Ruleset, item: Any, where: Said | str, num
                 party=m.get_int("party", 0, parties - 1),
                 name=name,
                 points=points,
-                created_at=m.get_time("created_at", optional=True) or hand.created_at,
+                created_at=m.get_time("created_at", absent=True) or hand.created_at,
             )
         )
     if hand.meld_log and not ruleset.open_play:
@@ -391,7 +391,7 @@ def _load_hand(match: Match, ruleset: Ruleset, item: Any, where: Said | str, num
         )
     write_hand(hand, settled)
     hand.created_at = r.get_time("created_at")
-    hand.updated_at = r.get_time("updated_at", optional=True) or hand.created_at
+    hand.updated_at = r.get_time("updated_at", absent=True) or hand.created_at
     for event_item in r.get_list("events", MAX_LOG):
         hand.events.append(_load_event(event_item, r.where, parties))
     return hand
@@ -427,20 +427,20 @@ def _load_event(item: Any, where: Said | str, parties: int) -> HandEvent:
         lines.append(
             {
                 "party": p.get_int("party", 0, parties - 1),
-                "melds": p.get_int("melds", 0, MAX_POINTS, optional=True) or 0,
+                "melds": p.get_int("melds", 0, MAX_POINTS, absent=True) or 0,
                 # kept: a resent hand is compared with what its key first saved
                 "meld_names": _meld_names(p),
                 "tricks": p.get_int("tricks", 0, MAX_POINTS, optional=True),
                 "took_trick": p.get_bool("took_trick", optional=True),
                 "points": p.get_int("points", -MAX_HAND_POINTS, MAX_HAND_POINTS),
-                "stars": p.get_int("stars", 0, 100, optional=True) or 0,
+                "stars": p.get_int("stars", 0, 100, absent=True) or 0,
             }
         )
     snapshot = {
         "declarer": snap.get_int("declarer", 0, parties - 1, optional=True),
-        "bid": snap.get_int("bid", 0, MAX_POINTS, optional=True) or 0,
+        "bid": snap.get_int("bid", 0, MAX_POINTS, absent=True) or 0,
         "trump": snap.get_str("trump", 1, optional=True, choices=("E", "G", "H", "S")),
-        "outcome": snap.get_str("outcome", 20, optional=True, choices=OUTCOMES),
+        "outcome": snap.get_str("outcome", 20, absent=True, choices=OUTCOMES),
         "won": snap.get_bool("won", optional=True),
         "at_fault": snap.get_int("at_fault", 0, parties - 1, optional=True),
         "declarer_seat": snap.get_int("declarer_seat", 0, 7, optional=True),

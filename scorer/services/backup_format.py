@@ -223,7 +223,13 @@ def place(path: tuple[str | int, ...]) -> Said | str:
 
 
 class Reader:
-    """Typed access to one JSON object, with the place it came from for messages."""
+    """Typed access to one JSON object, with the place it came from for messages.
+
+    Every getter refuses a missing or null value unless told otherwise: ``optional``
+    takes both (a value that may be empty: a hand without trump, a match not finished);
+    ``absent`` takes a key an older release did not write (its default applies) but
+    refuses a null, which no release writes for a value that always has one.
+    """
 
     def __init__(self, data: Any, where: Said | str) -> None:
         if not isinstance(data, dict):
@@ -236,38 +242,53 @@ class Reader:
             _("%(where)s: %(field)s is missing or invalid", where=self.where, field=field_word(key))
         )
 
-    def get_int(self, key: str, low: int, high: int, *, optional: bool = False) -> Any:
-        value = self.data.get(key)
-        if value is None and optional:
+    def _skipped(self, key: str, optional: bool, absent: bool) -> bool:
+        """Whether ``key`` gives None: null or missing and ``optional``, or missing and
+        ``absent``."""
+        if key not in self.data:
+            return optional or absent
+        return optional and self.data[key] is None
+
+    def get_int(
+        self, key: str, low: int, high: int, *, optional: bool = False, absent: bool = False
+    ) -> Any:
+        if self._skipped(key, optional, absent):
             return None
+        value = self.data.get(key)
         if type(value) is not int or not low <= value <= high:
             raise self.fail(key)
         return value
 
-    def get_bool(self, key: str, *, optional: bool = False) -> Any:
-        value = self.data.get(key)
-        if value is None and optional:
+    def get_bool(self, key: str, *, optional: bool = False, absent: bool = False) -> Any:
+        if self._skipped(key, optional, absent):
             return None
+        value = self.data.get(key)
         if not isinstance(value, bool):
             raise self.fail(key)
         return value
 
     def get_str(
-        self, key: str, longest: int, *, optional: bool = False, choices: Sequence[str] = ()
+        self,
+        key: str,
+        longest: int,
+        *,
+        optional: bool = False,
+        absent: bool = False,
+        choices: Sequence[str] = (),
     ) -> Any:
-        value = self.data.get(key)
-        if value is None and optional:
+        if self._skipped(key, optional, absent):
             return None
+        value = self.data.get(key)
         if not isinstance(value, str) or len(value) > longest or not text_ok(value):
             raise self.fail(key)
         if choices and value not in choices:
             raise self.fail(key)
         return value
 
-    def get_time(self, key: str, *, optional: bool = False) -> Any:
-        value = self.data.get(key)
-        if value is None and optional:
+    def get_time(self, key: str, *, optional: bool = False, absent: bool = False) -> Any:
+        if self._skipped(key, optional, absent):
             return None
+        value = self.data.get(key)
         if not isinstance(value, str) or len(value) > 40:
             raise self.fail(key)
         try:

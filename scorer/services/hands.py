@@ -245,6 +245,26 @@ def save_hand(
     return hand
 
 
+def saved_with_key(match: Match, data: HandInput, idempotency_key: str) -> Hand | None:
+    """The hand ``idempotency_key`` saved in ``match``, if ``data`` is that hand; else None.
+
+    A save resent after its answer was lost is recognised by its key, also where
+    nothing can be saved any more (the phone's link was replaced since): no key, a
+    key that saved nothing here, or a key that saved another hand find nothing.
+    """
+    if not idempotency_key:
+        return None
+    found = db.session.execute(
+        select(Hand).where(Hand.match_id == match.id, Hand.idempotency_key == idempotency_key)
+    ).scalar_one_or_none()
+    if found is None:
+        return None
+    try:
+        return _saved_before(match, found, data)
+    except KeyReusedError:
+        return None
+
+
 def _saved_before(match: Match, hand: Hand, data: HandInput) -> Hand:
     """``hand``, saved before under the key ``data`` came with, if ``data`` is that hand.
 

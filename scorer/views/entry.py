@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from flask import request
+from flask import flash, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -36,8 +36,8 @@ from ..rules import (
     players_dealt_in,
 )
 from ..services import Sheet
-from ..services.tournaments.port import table_header
-from ..web import is_htmx, render
+from ..services.tournaments.port import replaced_by_organiser, table_header
+from ..web import REPLACED_NOTICE_AT, go_to, is_htmx, render
 from ..words import rules_message
 
 
@@ -171,6 +171,47 @@ def fresh_page(match: Match, saved: Hand | None = None) -> WerkzeugResponse:
     return swap_by_id(
         "matches/show.html", "matches/_content.html", **entry_context(match, sheet, saved_row=row)
     )
+
+
+def resent_save(token: str) -> WerkzeugResponse | None:
+    """A save resent through a table link the organiser has replaced since: answered as saved.
+
+    The phone saved a hand and its answer was lost; the organiser gave the table a new
+    link (the phone looked dead); the phone's queue sends the same form again with the
+    same key.  The hand is on the sheet, and the answer says so: over htmx a 200 with
+    the link's notice and the hand named (the queue, ``static/scorer.js``, forgets a
+    hand answered with a success), without htmx a redirect to the old link's page with
+    the same words.  The new link is never shown.  Anything else sent through the old
+    link (another hand, a changed one, a key that saved nothing) gets None: the
+    link's notice as a refusal (``scorer.web``).
+    """
+    old = replaced_by_organiser(token)
+    if old is None:
+        return None
+    match = old.match
+    sheet = services.standing(match)
+    form = hand_form(match, sheet, posted=True)
+    key = form.idempotency_key.data
+    if not key or not form.validate():
+        return None
+    hand = services.saved_with_key(match, form.to_input(len(sheet.parties)), key)
+    if hand is None:
+        return None
+    number = services.sheet(match).number_of(hand) or hand.seq
+    saved = gettext(
+        "Hand %(number)s was saved before this link was replaced: it is on the sheet, and "
+        "the new phone shows it. Do not enter it again.",
+        number=number,
+    )
+    if not is_htmx():
+        flash(saved, "ok")
+        return go_to(url_for("matches.show", token=token))
+    response = render(
+        "tournaments/table/replaced.html", "tournaments/table/_replaced.html", link=old, saved=saved
+    )
+    response.headers["HX-Retarget"] = REPLACED_NOTICE_AT
+    response.headers["HX-Reswap"] = "innerHTML show:window:top"
+    return response
 
 
 def swap_by_id(

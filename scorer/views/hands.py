@@ -22,7 +22,7 @@ from ..rules import RulesError
 from ..services import ConflictError, LockedError, MatchOverError
 from ..web import check_link, go_to, render
 from . import hand_answers as answers
-from .entry import entry_context, locked_message, preview_of, version_of
+from .entry import entry_context, locked_message, preview_of, resent_save, version_of
 
 bp = Blueprint("hands", __name__)
 
@@ -92,8 +92,15 @@ def save_from_form(
 
 @bp.post("/m/<token:token>/hands")
 def create(token: str) -> WerkzeugResponse:
-    """Save a new hand."""
-    return save_from_form(services.get_match(token), None)
+    """Save a new hand (a resend through a link replaced since is answered as saved)."""
+    try:
+        match = services.get_match(token)
+    except services.NotFound:
+        answered = resent_save(token)
+        if answered is None:
+            raise  # the link's notice, or 404 (scorer.web)
+        return answered
+    return save_from_form(match, None)
 
 
 @bp.get("/m/<token:token>/hands/<int:number>/edit")

@@ -19,10 +19,10 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request, url
 from flask_babel import gettext
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from .. import services
-from ..extensions import csrf
+from .. import services, slots
+from ..extensions import csrf, limiter
 from ..forms import ConfirmForm
-from ..forms.online import OnlinePageForm
+from ..forms.online import OnlinePageForm, invitations
 from ..rules import RulesError
 from ..services.online import hosted
 from ..services.online.signing import Connection
@@ -63,8 +63,13 @@ def push_address(page_id: int) -> str:
 
 
 @bp.route("/online/new", methods=["GET", "POST"])
+@limiter.limit(slots.online_pages_limit, methods=["POST"])
 def new() -> WerkzeugResponse:
-    """Make a page for a tournament on this hosted copy."""
+    """Make a page for a tournament on this hosted copy: with an invitation code of its
+    operator (``ONLINE_INVITATIONS``; none set, the copy makes no pages), every try
+    counted per client address (``LIMIT_ONLINE_PAGES``)."""
+    if not invitations():
+        return render("online/new.html", status=403 if request.method == "POST" else 200)
     form = OnlinePageForm()
     error = None
     if form.validate_on_submit():

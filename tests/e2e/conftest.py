@@ -13,7 +13,10 @@ Fixtures
     ``shot``         ``shot(page, name)`` saves a full-page screenshot to
                      ``test-artifacts/screens/<name>.png`` and returns the path
     ``make_page``    ``make_page(**context_options)`` for a second device or
-                     other options (offline, another locale, a wider viewport)
+                     other options (offline, another locale, a wider viewport);
+                     ``lost_requests=True``: htmx's log of a request without answer
+                     is allowed (a test that cuts the line)
+    ``lossy_page``   ``make_page(lost_requests=True)``
 
 Helpers (import them: ``from tests.e2e.conftest import fits_width``)
     ``fits_width(page)``  the page does not scroll sideways at its viewport width
@@ -80,6 +83,8 @@ TIMEOUT_MS = 10_000
 playwright_api.expect.set_options(timeout=TIMEOUT_MS)
 # htmx answers 409/422 with a swap; Chromium still logs them as failed loads
 HARMLESS_CONSOLE = ("Failed to load resource",)
+# htmx's own log of a request that got no answer (``make_page(lost_requests=True)``)
+LOST_REQUEST_LOGS = ("htmx:sendError", "htmx:timeout", "htmx:afterRequest")
 
 
 class Line:
@@ -183,7 +188,10 @@ def make_page(browser: Any, live_server: LiveServer) -> Iterator[Callable[..., A
     contexts: list[Any] = []
     problems: list[str] = []
 
-    def open_page(**options: Any) -> Any:
+    def open_page(*, lost_requests: bool = False, **options: Any) -> Any:
+        # lost_requests: htmx's own log of a request that got no answer is no problem (a
+        # test that cuts the line makes such requests); a script error still is
+        harmless = HARMLESS_CONSOLE + (LOST_REQUEST_LOGS if lost_requests else ())
         settings: dict[str, Any] = {
             "viewport": PHONE,
             "locale": "de-DE",
@@ -204,7 +212,7 @@ def make_page(browser: Any, live_server: LiveServer) -> Iterator[Callable[..., A
             "console",
             lambda msg: (
                 problems.append(f"console {msg.type} at {msg.location.get('url')}: {msg.text}")
-                if msg.type == "error" and not msg.text.startswith(HARMLESS_CONSOLE)
+                if msg.type == "error" and not msg.text.startswith(harmless)
                 else None
             ),
         )
@@ -230,6 +238,12 @@ def make_page(browser: Any, live_server: LiveServer) -> Iterator[Callable[..., A
 def page(make_page: Callable[..., Any]) -> Any:
     """A page at phone size (390×844, German) on a fresh live server."""
     return make_page()
+
+
+@pytest.fixture
+def lossy_page(make_page: Callable[..., Any]) -> Any:
+    """A phone page whose console may show htmx's own log of a lost request, nothing else."""
+    return make_page(lost_requests=True)
 
 
 def take_shot(page: Any, name: str) -> Path:

@@ -8,7 +8,6 @@ count the hands in the database afterwards.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -117,29 +116,6 @@ def test_a_hand_sent_offline_is_kept_and_saved_once_when_back_online(
     expect(page.locator("#bid")).to_have_value("")  # a fresh form for the next hand
     page.wait_for_timeout(4_000)  # no late second attempt
     assert hands_saved(live_server) == 1
-
-
-@pytest.fixture
-def lossy_page(browser: Any, live_server: LiveServer) -> Iterator[Page]:
-    """A phone page whose console may show htmx's own log of a lost request, nothing else."""
-    context = browser.new_context(viewport=PHONE, locale="de-DE", base_url=live_server.url)
-    context.set_default_timeout(5_000)
-    problems: list[str] = []
-    page = context.new_page()
-    page.on(
-        "console",
-        lambda msg: (
-            problems.append(msg.text)
-            if msg.type == "error"
-            and msg.text not in ("htmx:sendError", "htmx:timeout", "htmx:afterRequest")
-            and not msg.text.startswith("Failed to load resource")
-            else None
-        ),
-    )
-    page.on("pageerror", lambda exc: problems.append(str(exc)))
-    yield page
-    context.close()
-    assert problems == []
 
 
 def open_filled_hand(page: Page, live_server: LiveServer) -> str:

@@ -398,10 +398,21 @@ def test_semicolon_csv_in_utf8_with_bom(in_app: Flask) -> None:
     assert parsed.junk == ()
 
 
-@pytest.mark.parametrize("encoding", ["cp1252", "latin-1", "utf-8", "utf-16"])
-def test_club_exports_in_their_encodings(in_app: Flask, encoding: str) -> None:
+@pytest.mark.parametrize(
+    ("encoding", "read_as", "check_first"),
+    [
+        ("cp1252", "windows-1252", True),
+        ("latin-1", "windows-1252", True),
+        ("utf-8", "utf-8", False),
+        ("utf-16", "utf-16", False),
+    ],
+)
+def test_club_exports_in_their_encodings(
+    in_app: Flask, encoding: str, read_as: str, check_first: bool
+) -> None:
     parsed = importing.from_csv(CLUB_LIST.encode(encoding))
     assert rows(parsed)[1] == ("Jürgen Weiß", "SV Oberdorf")
+    assert parsed.encoding == read_as and parsed.check_first is check_first
 
 
 def test_comma_csv_and_quoted_cells(in_app: Flask) -> None:

@@ -28,7 +28,7 @@ from scorer.online_models import OnlinePage
 from scorer.services.online.document import DocumentError, content_digest, document, loads
 from scorer.services.online.hall import Pusher, links
 from scorer.services.tournaments import money, public_state, setup
-from tests.builders import make_app
+from tests.builders import INVITATION, make_app
 from tests.online_builders import make_hall
 from tests.served import Phone, Server
 from tests.tournament_builders import a_hand, drawn, tournament_with
@@ -44,7 +44,12 @@ def hosted(tmp_path: Path) -> Iterator[tuple[Server, str]]:
         url = db.engine.url.render_as_string(hide_password=False)
         db.session.remove()
         db.engine.dispose()
-    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "hosted-secret"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "SECRET_KEY": "hosted-secret",
+        "ONLINE_INVITATIONS": INVITATION,
+    }
     env.pop("TEST_DATABASE_URL", None)
     server = Server(env, tmp_path / "hosted.log", threads=4)
     server.start()
@@ -61,7 +66,13 @@ def make_page(server: Server) -> tuple[str, str]:
     phone = Phone(server.port)
     _, html = phone.request("GET", "/online/new")
     status, _ = phone.request(
-        "POST", "/online/new", {"name": "Herbstturnier", "csrf_token": csrf_token_from(html)}
+        "POST",
+        "/online/new",
+        {
+            "name": "Herbstturnier",
+            "invitation": INVITATION,
+            "csrf_token": csrf_token_from(html),
+        },
     )
     assert status == 303
     page = phone.last_location

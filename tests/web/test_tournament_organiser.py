@@ -450,9 +450,8 @@ def test_settings_after_round_1_show_the_rules_read_only(app: Flask, client: Fla
     html = client.get(f"/t/{token}/settings").get_data(as_text=True)
     assert "Runde 1 ist ausgelost" in html and "rule-min_bid" not in html
     data = form_data(html, "tournament-form")
-    data.update(
-        {"name": "Neu", "rule-min_bid": "200", "deals": "12", "rounds": "4", "action": "save"}
-    )
+    assert "deals" not in data  # shown read-only, not sent (tests/web/test_tournament_settings.py)
+    data.update({"name": "Neu", "rounds": "4", "action": "save"})
     assert client.post(f"/t/{token}/settings", data=data).status_code == 303
     row = only(app)
     assert row["name"] == "Neu" and row["rounds"] == 4

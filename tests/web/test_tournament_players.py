@@ -18,7 +18,7 @@ from openpyxl import Workbook
 from scorer.extensions import db
 from scorer.services.tournaments import entrants, setup
 from scorer.tournament_models import Entrant, Tournament
-from tests.builders import HX, form_data, page_text
+from tests.builders import HX, browser_form, form_data, page_text
 from tests.tournament_builders import drawn, play_round, tournament_with
 
 
@@ -440,7 +440,11 @@ def test_paste_a_list_with_junk_lines(app: Flask, client: FlaskClient) -> None:
 def test_upload_a_csv_from_excel(app: Flask, client: FlaskClient) -> None:
     token = new(app)
     data = "Name;Verein\r\nJürgen Weiß;SV Öhringen\r\nBärbel;\r\n".encode("cp1252")
-    shown = flashes(client, upload(client, token, "Mitglieder.csv", data))
+    # read as Windows-1252: the names are shown first (tests/web/test_tournament_list_encodings)
+    check = upload(client, token, "Mitglieder.csv", data)
+    assert check.status_code == 200 and people(app, token) == {}
+    confirm = dict(browser_form(check.get_data(as_text=True), "import-check-form"))
+    shown = flashes(client, client.post(f"/t/{token}/players/import", data=confirm))
     assert "2 Spieler angemeldet." in shown and "wurden übersprungen" not in shown
     assert set(people(app, token)) == {"Jürgen Weiß", "Bärbel"}
 

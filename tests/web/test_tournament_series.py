@@ -47,9 +47,11 @@ def test_a_tournament_becomes_a_series_from_its_home(app: Flask, client: FlaskCl
         token = tournament_with(4).token
     home = client.get(f"/t/{token}?lang=en").get_data(as_text=True)
     assert "Make a series (Binokel-Cup) of it" in home
-    response = client.post(f"/t/{token}/series")
+    form = form_data(home, "make-series")
+    assert form["name"] == "Herbstturnier"
+    response = client.post(f"/t/{token}/series", data=form)
     assert response.status_code == 303
-    again = client.post(f"/t/{token}/series")  # a double tap: the same series
+    again = client.post(f"/t/{token}/series", data=form)  # a double tap: the same series
     assert again.headers["Location"] == response.headers["Location"]
     with app.app_context():
         assert db.session.query(Series).count() == 1
@@ -270,7 +272,7 @@ def test_the_next_evening_registers_the_series_players_with_one_tap(
 
 # the series' POST routes and their fields (tests/web/test_fuzz.py fuzzes the match's)
 SERIES_FIELDS = {
-    "t_series.create": [],
+    "t_series.create": ["name"],
     "t_series.settings": ["name", "counting", "best", "met_across"],
     "t_series.new_evening": ["idempotency_key"],
     "t_series.choose": ["action", "person", "back"],

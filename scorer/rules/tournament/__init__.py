@@ -64,7 +64,14 @@ from .results import (
     on_podium,
     table_results,
 )
-from .series import SERIES_COUNTING, SeriesPlaced, series_evenings, series_lines, series_ranking
+from .series import (
+    SERIES_COUNTING,
+    SeriesPlaced,
+    series_evenings,
+    series_lines,
+    series_name,
+    series_ranking,
+)
 from .tables import check_tournament_ruleset, table_ruleset, tournament_ruleset
 
 __all__ = [
@@ -112,6 +119,7 @@ __all__ = [
     "round_fees",
     "series_evenings",
     "series_lines",
+    "series_name",
     "series_ranking",
     "start_numbers",
     "table_results",

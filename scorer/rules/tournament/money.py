@@ -13,21 +13,41 @@ from math import floor
 from typing import TypeVar
 
 from ..errors import RulesError
+from ..stakes import MAX_AMOUNT_CENTS
 
 K = TypeVar("K", bound=Hashable)
 
 CENT = Decimal("0.01")
 
 
+# (ASCII: "٣" or "３" is no digit of a schedule, as of every number field of the app)
 _SCHEDULE_PART = re.compile(
-    r"\s*€?\s*(?P<amount>\d+(?:[.,]\d{1,2})?)\s*€?\s*(?:(?:from|ab)\s+(?P<start>\d+))?\s*",
-    re.IGNORECASE,
+    r"\s*€?\s*(?P<amount>[0-9]+(?:[.,][0-9]{1,2})?)\s*€?\s*"
+    r"(?:(?:from|ab)\s+(?P<start>[0-9]+))?\s*",
+    re.IGNORECASE | re.ASCII,
 )
+
+MAX_LOST_GAME_PRICE = Decimal(MAX_AMOUNT_CENTS) / 100
+"""The most a lost game can cost (1000 €, the most of any amount the app takes)."""
+MAX_LOST_GAME_FROM = 99
+"""The latest lost game of a round a price can start from ("from 99")."""
 
 
 @lru_cache(maxsize=64)
 def _schedule(schedule: str) -> tuple[tuple[int, Decimal], ...]:
-    """``"0.50; 1.00 from 5"`` as ``((1, 0.50), (5, 1.00))``: from which lost game each price."""
+    """``"0.50; 1.00 from 5"`` as ``((1, 0.50), (5, 1.00))``: from which lost game each price.
+
+    >>> _schedule("0,50; 1,00 ab 5")
+    ((1, Decimal('0.50')), (5, Decimal('1.00')))
+    >>> _schedule("0.50; 1.00 from ٥")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.RulesError: ... write its numbers with the digits 0 to 9, ...
+    >>> _schedule("0.50; 1.00 from 12345678901234567890")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scorer.rules.errors.RulesError: ... counts the lost games of a round, from 1 to 99, ...
+    """
     malformed = RulesError(
         "'{schedule}' is not a lost-game schedule: write the price of a lost game, then "
         "'; price from N' for the price from the N-th lost game on, e.g. '0.50; 1.00 from 5'",
@@ -37,18 +57,45 @@ def _schedule(schedule: str) -> tuple[tuple[int, Decimal], ...]:
     for position, part in enumerate(schedule.split(";")):
         match = _SCHEDULE_PART.fullmatch(part)
         if match is None:
+            if any(c.isdigit() and not c.isascii() for c in part):
+                raise RulesError(
+                    "'{schedule}' is not a lost-game schedule: write its numbers with the "
+                    "digits 0 to 9, e.g. '0.50; 1.00 from 5'",
+                    schedule=schedule,
+                )
             raise malformed
         amount = Decimal(match["amount"].replace(",", "."))
+        if amount > MAX_LOST_GAME_PRICE:
+            raise RulesError(
+                "'{schedule}' is not a lost-game schedule: a lost game costs at most {most} €, "
+                "e.g. '0.50; 1.00 from 5'",
+                schedule=schedule,
+                most=int(MAX_LOST_GAME_PRICE),
+            )
         if match["start"] is None:
             if position:
                 raise malformed
             start = 1
         else:
-            start = int(match["start"])
-            if start < 1 or (steps and start <= steps[-1][0]):
+            digits = match["start"]
+            start = int(digits) if len(digits) <= 4 else MAX_LOST_GAME_FROM + 1
+            if not 1 <= start <= MAX_LOST_GAME_FROM:
+                raise RulesError(
+                    "'{schedule}' is not a lost-game schedule: 'from {start}' counts the lost "
+                    "games of a round, from 1 to {most}, e.g. '0.50; 1.00 from 5'",
+                    schedule=schedule,
+                    start=_shortened(digits),
+                    most=MAX_LOST_GAME_FROM,
+                )
+            if steps and start <= steps[-1][0]:
                 raise malformed
         steps.append((start, amount))
     return tuple(steps)
+
+
+def _shortened(digits: str) -> str:
+    """A number as typed, cut short when it is longer than any the schedule takes."""
+    return digits if len(digits) <= 12 else digits[:12] + "…"
 
 
 SCHEDULE_SYNTAX: dict[str, tuple[str, str]] = {"en": (".", "from"), "de": (",", "ab")}

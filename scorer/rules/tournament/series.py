@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -124,3 +125,36 @@ def series_lines(
     for player in left_out:
         lines.append(SeriesPlaced(player, None, (), sum(v or 0 for v in evenings[player])))
     return lines
+
+
+# an evening's number in its name: "Abend 1", "1. Abend", "Spieltag 3", "Evening 2", "#4",
+# "Nr. 5", a number of one or two digits at the end ("Cup 1", never the year "Cup 2026")
+_EVENING_WORDS = r"(?:abend|spieltag|termin|teil|lauf|evening|night|part|leg|round)"
+_NUMBER = r"(?:nr\.?|no\.?|#)?\s*[0-9]{1,2}"
+_SEPARATORS = r"[\s·,:;/|–—-]*"
+_BARE_NUMBER = r"(?:(?:nr\.?|no\.?|#)\s*|(?<![0-9/.,]))[0-9]{1,2}"
+_EVENING_AT_END = re.compile(
+    rf"{_SEPARATORS}(?:\(?(?:{_EVENING_WORDS}\s*{_NUMBER}|[0-9]{{1,2}}\s*\.\s*{_EVENING_WORDS}"
+    rf"|{_BARE_NUMBER})\)?){_SEPARATORS}$",
+    re.IGNORECASE | re.ASCII,
+)
+_EVENING_AT_START = re.compile(
+    rf"^\s*(?:[0-9]{{1,2}}\s*\.\s*{_EVENING_WORDS}|{_EVENING_WORDS}\s*{_NUMBER}){_SEPARATORS}",
+    re.IGNORECASE | re.ASCII,
+)
+
+
+def series_name(evening: str) -> str:
+    """The name a series made of the evening ``evening`` is offered: without the evening's
+    number ("Binokel-Cup Abend 1" is evening 1 of the "Binokel-Cup"), the rest as it is.
+
+    >>> series_name("Binokel-Cup Abend 1"), series_name("1. Abend Winterpokal")
+    ('Binokel-Cup', 'Winterpokal')
+    >>> series_name("Binokel-Cup 2026 – 1. Spieltag"), series_name("Cup #1")
+    ('Binokel-Cup 2026', 'Cup')
+    >>> series_name("Herbstturnier 2026"), series_name("Abend 1")
+    ('Herbstturnier 2026', 'Abend 1')
+    """
+    text = " ".join(str(evening).split())
+    stripped = _EVENING_AT_START.sub("", _EVENING_AT_END.sub("", text)).strip(" ·,:;/|–—-")
+    return stripped or text

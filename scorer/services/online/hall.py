@@ -17,10 +17,12 @@ hall has connected since (a new laptop on the night), this one stops and says so
 
 from __future__ import annotations
 
+import http.client
 import json
 import secrets
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +36,7 @@ from ..tournaments.money import prize_list
 from ..tournaments.public_state import Built, build
 from ..tournaments.series import series_standings
 from ..unit import use_case
+from . import trouble
 from .document import content_digest, document, dumps
 from .signing import body_hash, parse_line, signature
 
@@ -73,11 +76,27 @@ def link_of(tournament: Tournament) -> OnlineLink | None:
     return db.session.get(OnlineLink, tournament.id)
 
 
+def links_of(tournament_ids: Sequence[int]) -> dict[int, OnlineLink]:
+    """The links of the tournaments ``tournament_ids`` that are online, by tournament (one
+    query: the organiser's list of tournaments says which are online and how it goes)."""
+    if not tournament_ids:
+        return {}
+    rows = db.session.execute(
+        select(OnlineLink).where(OnlineLink.tournament_id.in_(list(tournament_ids)))
+    ).scalars()
+    return {row.tournament_id: row for row in rows}
+
+
 # -- pushing ----------------------------------------------------------------------------
 
 
 class Unreachable(Exception):
-    """No answer from the hosted copy (no reception, a timeout, a refused connection)."""
+    """No answer from the hosted copy (no reception, a timeout, a refused connection);
+    ``reason`` is its code (:mod:`.trouble`), worded by the page that shows it."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -87,14 +106,14 @@ class Answer:
 
 
 def _post(url: str, body: bytes, headers: dict[str, str]) -> Answer:
-    request = urllib.request.Request(url, data=body, method="POST", headers=headers)
     try:
+        request = urllib.request.Request(url, data=body, method="POST", headers=headers)
         with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
             return Answer(response.status, _json(response.read()))
     except urllib.error.HTTPError as error:
         return Answer(error.code, _json(error.read()))
-    except (urllib.error.URLError, OSError, ValueError) as error:
-        raise Unreachable(str(error)[:200]) from None
+    except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as error:
+        raise Unreachable(trouble.reason_of(error)) from None
 
 
 def _json(raw: bytes) -> dict[str, Any]:
@@ -141,7 +160,7 @@ def _connect(sending: Sending, post: Post) -> Sending:
     }
     answer = post(f"{sending.address}/connect", body, sent)
     if answer.status != 200 or not isinstance(answer.body.get("generation"), int):
-        raise Unreachable(f"connect: {answer.status} {answer.body.get('why', '')}"[:200])
+        raise Unreachable(trouble.http_reason(answer.status if answer.status != 200 else 502))
     return _connected(sending, answer.body["generation"], int(answer.body.get("seq") or 0))
 
 
@@ -151,7 +170,7 @@ def _connected(sending: Sending, generation: int, seq: int) -> Sending:
     made again meanwhile, with a new hall id, is left alone)."""
     row = db.session.get(OnlineLink, sending.tournament)
     if row is None or row.hall != sending.hall:
-        raise Unreachable("the link was changed meanwhile")
+        raise Unreachable(trouble.OTHER)  # the link was changed meanwhile (never stored)
     row.generation, row.seq = generation, seq
     return _sending(row)
 
@@ -162,7 +181,7 @@ def _reserve(sending: Sending) -> Sending:
     reserves again: nothing has been sent yet)."""
     row = db.session.get(OnlineLink, sending.tournament)
     if row is None or row.hall != sending.hall:
-        raise Unreachable("the link was changed meanwhile")
+        raise Unreachable(trouble.OTHER)  # the link was changed meanwhile (never stored)
     row.tried_at = utcnow()
     row.seq = row.seq + 1
     return _sending(row)
@@ -171,25 +190,25 @@ def _reserve(sending: Sending) -> Sending:
 @use_case
 def _record(sending: Sending, digest: str, answer: Answer | None, error: str = "") -> str:
     """What the hosted copy answered to push ``sending.seq`` (``answer`` None: no answer,
-    ``error`` says why), kept in the link; the push's outcome."""
+    ``error`` is why, a reason code of :mod:`.trouble`), kept in the link; the push's
+    outcome."""
     row = db.session.get(OnlineLink, sending.tournament)
     if row is None or row.hall != sending.hall:
         return "stopped"
     row.tried_at = utcnow()
     if answer is None:
-        row.error = error[:300] or "unreachable"
+        row.error = error[:300] or trouble.OTHER
         return "unreachable"
     if answer.status == 200:
         row.confirmed, row.confirmed_digest, row.confirmed_at = sending.seq, digest, utcnow()
         row.error = ""
         return "sent"
-    why = str(answer.body.get("why", ""))[:200]
     if answer.status == 409 and answer.body.get("generation") != row.generation:
-        row.error = "taken over"  # another hall pushes to this page now: this one stops
+        row.error = trouble.TAKEN_OVER  # another hall pushes to this page now: this one stops
         return "stopped"
     if answer.status == 409:
         row.seq = max(row.seq, int(answer.body.get("seq") or 0))  # newer than ours: go past it
-    row.error = f"{answer.status} {why}"[:300]
+    row.error = trouble.http_reason(answer.status)
     return "refused"
 
 
@@ -252,11 +271,11 @@ def _send(row: OnlineLink, body: bytes, digest: str, post: Post) -> str:
         }
         answer = post(f"{sending.address}/push", body, headers)
     except Unreachable as error:
-        return _record(sending, digest, None, str(error))
+        return _record(sending, digest, None, error.reason)
     return _record(sending, digest, answer)
 
 
 def links() -> list[OnlineLink]:
     """Every tournament this hall pushes, but those another hall has taken over."""
-    rows = db.session.execute(select(OnlineLink).where(OnlineLink.error != "taken over"))
+    rows = db.session.execute(select(OnlineLink).where(OnlineLink.error != trouble.TAKEN_OVER))
     return list(rows.scalars())

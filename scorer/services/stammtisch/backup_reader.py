@@ -268,7 +268,7 @@ def _session(r: Reader, tokens: _Chosen) -> GameSession:
         view_token=view_token,
         title=s.get_str("title", MAX_TITLE),
         created_at=s.get_time("created_at"),
-        updated_at=s.get_time("updated_at", optional=True) or s.get_time("created_at"),
+        updated_at=s.get_time("updated_at", absent=True) or s.get_time("created_at"),
         stake_cents=s.get_int("stake_cents", 0, MAX_AMOUNT_CENTS),
         stake_basis=s.get_str("stake_basis", 16, choices=BASES),
     )

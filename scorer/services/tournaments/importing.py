@@ -16,7 +16,6 @@ user's language (``scorer.words.rules_message``).
 
 from __future__ import annotations
 
-import codecs
 import csv
 import io
 import re
@@ -30,6 +29,7 @@ from typing import Any
 
 from ...rules import RulesError
 from ..starting import storable
+from . import list_encoding
 from .entrants import MAX_CLUB, MAX_NAME
 
 MAX_LINES = 1000
@@ -94,10 +94,33 @@ class Junk:
 
 @dataclass(frozen=True)
 class Parsed:
-    """What a list holds: its players and the lines left out."""
+    """What a list holds: its players and the lines left out; a text file's ``encoding``
+    (``list_encoding``: the names of some are shown before they are stored)."""
 
     rows: tuple[Row, ...]
     junk: tuple[Junk, ...]
+    encoding: str = ""
+
+    @property
+    def check_first(self) -> bool:
+        """Whether the organiser sees the names before they are stored (a file read as
+        Windows-1252: another encoding would read the same way, as garbled names)."""
+        return self.encoding in list_encoding.CHECK_FIRST
+
+
+def as_text(rows: Iterable[Row]) -> str:
+    """The players as a list the import reads back to the same players (``Name;Club``).
+
+    What the organiser confirms after seeing the names: the names as read, not the file.
+
+    >>> from_text(as_text([Row(1, "Maier, Anna", "TSV"), Row(2, "Jörg", "")])).rows
+    (Row(line=1, name='Maier, Anna', club='TSV'), Row(line=2, name='Jörg', club=''))
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=";", lineterminator="\n")
+    for row in rows:
+        writer.writerow([row.name, row.club])
+    return out.getvalue()
 
 
 # -- cells to rows ---------------------------------------------------------------------
@@ -251,35 +274,17 @@ def from_text(text: str) -> Parsed:
     return rows_of(_records(text.lstrip("\ufeff")))
 
 
-def _decode(data: bytes) -> str:
-    """A text file's characters: UTF-8 (with or without BOM), UTF-16 with BOM, else Windows-1252."""
-    if data.startswith(codecs.BOM_UTF8):
-        encodings: tuple[str, ...] = ("utf-8-sig",)
-    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        encodings = ("utf-16",)
-    else:
-        if data.count(b"\x00") * 100 > len(data):
-            raise RulesError(
-                "the file is no text file: save the list as CSV (UTF-8) or as an Excel "
-                "workbook (.xlsx)"
-            )
-        encodings = ("utf-8", "cp1252", "latin-1")
-    for encoding in encodings:
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    raise RulesError("the file's characters cannot be read: save it as CSV UTF-8 and try again")
-
-
 def from_csv(data: bytes) -> Parsed:
-    """The players of a CSV file (semicolons, commas or tabs; UTF-8, UTF-16 or Windows-1252)."""
+    """The players of a CSV file (semicolons, commas or tabs; UTF-8, UTF-16 or Windows-1252:
+    ``list_encoding``, whose ``encoding`` it keeps)."""
     _size(data)
     if data.startswith(_ZIP) or data.startswith(_OLE) or data.startswith(_SIGNATURES):
         raise RulesError(
             "the file is no CSV file: save the list as CSV or as an Excel workbook (.xlsx)"
         )
-    return rows_of(_records(_decode(data)))
+    decoded = list_encoding.decode(data)
+    parsed = rows_of(_records(decoded.text))
+    return Parsed(parsed.rows, parsed.junk, decoded.encoding)
 
 
 # -- an Excel workbook -----------------------------------------------------------------------

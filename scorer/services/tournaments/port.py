@@ -6,7 +6,9 @@ handling know of the tournament through these two questions only:
 - :func:`table_header`: the tournament's words for the table's page (its round, table,
   deal, players and their confirmations), or None for a match outside a tournament;
 - :func:`replaced_link`: the table link the organiser replaced (or a draw made again
-  took away) behind a token that names no match any more, or None.
+  took away) behind a token that names no match any more, or None;
+- :func:`replaced_by_organiser`: a replaced link with the match it wrote to (a save
+  resent through it is answered from there: :func:`scorer.views.entry.resent_save`).
 
 ``.importlinter`` holds the match's views and ``scorer.web`` to this module.
 """
@@ -27,3 +29,11 @@ def table_header(match: Match) -> TableHeader | None:
 def replaced_link(token: str) -> RetiredLink | RedrawnLink | None:
     """The replaced or redrawn table link behind ``token``, or None."""
     return retired(token)
+
+
+def replaced_by_organiser(token: str) -> RetiredLink | None:
+    """The table link the organiser replaced behind ``token`` (its match: ``.match``), or
+    None: any other token, and a link of a draw made again (it never saved a hand: a
+    round is drawn again only before any table has begun)."""
+    old = retired(token)
+    return old if isinstance(old, RetiredLink) else None

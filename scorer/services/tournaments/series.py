@@ -25,7 +25,7 @@ from sqlalchemy import select, update
 from ...extensions import db
 from ...models import utcnow
 from ...rules import RulesError
-from ...rules.tournament import SERIES_COUNTING, series_lines
+from ...rules.tournament import SERIES_COUNTING, series_lines, series_name
 from ...tournament_models import Series, SeriesPlayer, Tournament
 from ..errors import ConflictError
 from ..starting import storable
@@ -67,15 +67,23 @@ def _name(value: str) -> str:
     return name[:MAX_SERIES_NAME]
 
 
+def suggested_name(tournament: Tournament) -> str:
+    """The name offered for a series made of ``tournament``: its name without the evening's
+    number (the rules: ``series_name``), as long as a series' name may be."""
+    return series_name(tournament.name)[:MAX_SERIES_NAME]
+
+
 @use_case
-def create_series(tournament: Tournament) -> Series:
+def create_series(tournament: Tournament, name: str | None = None) -> Series:
     """Make a series of ``tournament`` (its evening 1), committed; its players become people.
 
-    A tournament in a series already answers with that series (a double tap).
+    ``name``: the organiser's (None: :func:`suggested_name`).  A tournament in a series
+    already answers with that series (a double tap).
     """
     if tournament.series is not None:
         return tournament.series
-    series = Series(name=_name(tournament.name), counting="all", best=0, met_across=True)
+    chosen = _name(suggested_name(tournament) if name is None else name)
+    series = Series(name=chosen, counting="all", best=0, met_across=True)
     db.session.add(series)
     for entrant in tournament.entrants:
         person = SeriesPlayer(name=entrant.name, club=entrant.club)

@@ -285,6 +285,13 @@ def update_settings(tournament: Tournament, changes: Mapping[str, Any]) -> None:
     if "ruleset" in changes:
         ruleset = changes["ruleset"]
         if started(tournament) and ruleset.to_dict() != tournament.ruleset:
+            kept = ruleset_of(tournament).deals
+            if ruleset.deals != kept:
+                raise RulesError(
+                    "the deals per round cannot change once the first round is drawn: "
+                    "they stay {deals}",
+                    deals=kept,
+                )
             raise RulesError("the rules cannot change once the first round is drawn")
         values["ruleset"] = check_ruleset(ruleset).to_dict()
     if "name" in changes:

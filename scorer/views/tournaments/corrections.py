@@ -120,6 +120,21 @@ def update(token: str, table_id: int, number: int) -> WerkzeugResponse:
     )
 
 
+@bp.get("/t/<token:token>/tables/<int:table_id>/hands/<int:number>")
+def correction_address(token: str, table_id: int, number: int) -> WerkzeugResponse:
+    """The address a correction is posted to, opened (a reload of a refused correction, a
+    link kept): the correction's page (redirect after POST; never a page of its own here)."""
+    _table(token, table_id)
+    return go_to(url_for(".edit", token=token, table_id=table_id, number=number))
+
+
+@bp.get("/t/<token:token>/tables/<int:table_id>/hands/<int:number>/<any(strike, restore):change>")
+def change_address(token: str, table_id: int, number: int, change: str) -> WerkzeugResponse:
+    """The address a strike or a restore is posted to, opened: the table's sheet."""
+    _table(token, table_id)
+    return go_to(url_for(".table_sheet", token=token, table_id=table_id))
+
+
 def _strike_or_restore(token: str, table_id: int, number: int, action: str) -> WerkzeugResponse:
     _, table = _table(token, table_id)
     match = table.match

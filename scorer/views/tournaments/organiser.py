@@ -10,6 +10,7 @@ beamer, the players) is shown with its QR code on the home page for good.
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -28,11 +29,13 @@ from ...forms.tournament import (
 )
 from ...forms.tournament_rounds import CloseForm
 from ...house_rules import house_rules, ruleset_line
+from ...online_models import OnlineLink
 from ...rules import RulesError, Ruleset
 from ...rules.tournament import table_ruleset
 from ...services import ConflictError
+from ...services.online import hall
 from ...services.tournaments import board as boards
-from ...services.tournaments import entrants, setup
+from ...services.tournaments import entrants, series, setup
 from ...tournament_models import Tournament
 from ...web import go_to, render
 from ...words import fee_schedule, rules_message
@@ -44,11 +47,23 @@ bp = Blueprint("t_organiser", __name__)
 QR_KINDS = ("public", "organiser")
 
 
+@dataclass(frozen=True)
+class Listed:
+    """A tournament on the organiser's list: its date in words, its link online (or None)."""
+
+    tournament: Tournament
+    day: str
+    online: OnlineLink | None
+
+
 @bp.app_template_global("my_tournaments")
-def my_tournaments() -> list[tuple[Tournament, str]]:
-    """The tournaments this device organises, with their dates in words (the app's home page
-    lists them; a template global, so the match's home page imports nothing of the tournament)."""
-    return [(t, day_text(t.held_on)) for t in setup.recent_tournaments(remembered())]
+def my_tournaments() -> list[Listed]:
+    """The tournaments this device organises, with their dates in words and whether each is
+    online and its last push got through (the app's home page lists them; a template global,
+    so the match's home page imports nothing of the tournament)."""
+    found = setup.recent_tournaments(remembered())
+    online = hall.links_of([t.id for t in found])
+    return [Listed(t, day_text(t.held_on), online.get(t.id)) for t in found]
 
 
 def public_link(tournament: Tournament) -> str | None:
@@ -233,6 +248,7 @@ def home(token: str) -> WerkzeugResponse:
         organiser_url=organiser_link(tournament),
         rules=rules_summary(setup.ruleset_of(tournament)),
         day=day_text(tournament.held_on),
+        series_suggestion=series.suggested_name(tournament) if tournament.series is None else "",
     )
 
 
@@ -251,9 +267,41 @@ def qr(token: str, kind: str) -> WerkzeugResponse:
 # -- the settings --------------------------------------------------------------------------------
 
 
+def _sent_after_draw(form: TournamentForm, current: Ruleset) -> Ruleset | None:
+    """The ruleset a settings request sends after the draw, or None when it sends none.
+
+    The page sends none (it shows the rules and the deals read-only, without a name);
+    a forged request, or a page opened before the draw, may.  Deals alone are the
+    rules that stand with those deals; house rules are read as the form reads them,
+    and house rules that cannot be read are a change (RulesError).  The house-rule
+    fields are dropped again: after the draw the page shows the rules, not the fields.
+    """
+    if any(key.startswith("rule-") for key in request.form):
+        _prepare(form, current, True)
+        readable = rules_field_errors(form)
+        try:
+            sent = tournament_ruleset(form, current) if readable else None
+        except RulesError:
+            sent = None
+        form.rule_fields = {}
+        del form.rule_form
+        if sent is None:
+            raise RulesError("the rules cannot change once the first round is drawn")
+        return sent
+    if form.deals.sent() and form.deals.data is not None:
+        return current.replace(deals=form.deals.data)  # compared by the service
+    return None
+
+
 @bp.route("/t/<token:token>/settings", methods=["GET", "POST"])
 def settings(token: str) -> WerkzeugResponse:
-    """Everything of the tournament; the rules (and the deals) only before round 1 is drawn."""
+    """Everything of the tournament; the rules (and the deals) only before round 1 is drawn.
+
+    Once round 1 is drawn the page shows the rules and the deals without offering
+    them, so the browser sends neither: every other setting is saved as before.
+    A request that sends them anyway (a forged one, or a page opened before the
+    draw) is compared with what stands, and a change is refused with the reason.
+    """
     tournament = setup.get_tournament(token)
     posted = request.method == "POST"
     form = TournamentForm() if posted else TournamentForm(formdata=None)
@@ -261,10 +309,19 @@ def settings(token: str) -> WerkzeugResponse:
     locked = setup.started(tournament)
     if not posted:
         form.fill(tournament, current)
-    if locked:
-        form.deals.data = current.deals  # fixed with the rules: what was posted does not count
-    else:
+    sent: Ruleset | None = None  # after the draw: rules a request sent anyway
+    refusal: RulesError | None = None
+    if not locked:
         _prepare(form, current, posted)
+    else:
+        form.deals.not_required()
+        if not form.deals.sent():
+            form.deals.data = current.deals
+        if posted:
+            try:
+                sent = _sent_after_draw(form, current)
+            except RulesError as exc:
+                refusal = exc
     page, fragment = (
         "tournaments/organiser/settings.html",
         "tournaments/organiser/_settings_form.html",
@@ -272,12 +329,16 @@ def settings(token: str) -> WerkzeugResponse:
     context: dict[str, Any] = {
         "tournament": tournament,
         "locked": locked,
+        "kept_deals": current.deals,
         "rules": rules_summary(current),
     }
     if not posted or form.action.data in ("preset", "names"):
         return render(page, fragment, **_form_context(form, error=None, **context))
     error = gettext("Please correct the marked fields.")
-    if form.validate() & rules_field_errors(form):
+    valid = form.validate() & rules_field_errors(form)
+    if refusal is not None:
+        error = _ruleset_error(form, refusal)
+    elif valid:
         changes: dict[str, Any] = {
             "name": form.name.data or "",
             "held_on": form.held_on.data or "",
@@ -289,8 +350,9 @@ def settings(token: str) -> WerkzeugResponse:
             "public_url": form.public_url.data or "",
         }
         try:
-            if not locked:
-                changes["ruleset"] = tournament_ruleset(form, current)
+            ruleset = sent if locked else tournament_ruleset(form, current)
+            if ruleset is not None:
+                changes["ruleset"] = ruleset  # after the draw: refused unless it is the same
             setup.update_settings(tournament, changes)
         except RulesError as exc:
             error = _ruleset_error(form, exc)

@@ -16,6 +16,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, flash, request, session, url_for
 from flask_babel import gettext, ngettext
+from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -27,7 +28,7 @@ from ...forms.tournament import (
     PlayerForm,
 )
 from ...rules import RulesError
-from ...services.tournaments import entrants, importing, series_people, setup
+from ...services.tournaments import entrants, importing, list_encoding, series_people, setup
 from ...tournament_models import Entrant, Tournament
 from ...web import go_to, is_htmx, render
 from ...words import rules_message
@@ -337,6 +338,9 @@ def import_list(token: str) -> WerkzeugResponse:
             finally:
                 upload.close()
             parsed = importing.from_file(upload.filename or "", data)
+            if parsed.check_first:
+                # read as Windows-1252: the names are shown, and stored when confirmed
+                return _page(tournament, import_form=form, import_check=_check(parsed))
         else:
             parsed = importing.from_text(form.text.data or "")
         result = entrants.register_many(tournament, [(r.name, r.club) for r in parsed.rows])
@@ -344,6 +348,27 @@ def import_list(token: str) -> WerkzeugResponse:
         return _page(tournament, import_form=form, status=422, import_error=rules_message(exc))
     _report(parsed, result)
     return go_to(_back(tournament))
+
+
+ENCODING_NAMES = {list_encoding.WINDOWS_1252: _l("Windows-1252 (Western European)")}
+CHECK_SHOWN = 40
+"""Names shown before a file read as Windows-1252 is stored (the rest are counted)."""
+
+
+def _check(parsed: importing.Parsed) -> dict[str, Any]:
+    """What the organiser sees before a list read as Windows-1252 is stored: the encoding,
+    the names (those no name could be marked), the lines left out, and the names as read
+    for the confirming form to send (``importing.as_text``)."""
+    names = [(r.name, r.club, list_encoding.garbled(f"{r.name}{r.club}")) for r in parsed.rows]
+    return {
+        "encoding": str(ENCODING_NAMES.get(parsed.encoding, parsed.encoding)),
+        "count": len(names),
+        "shown": names[:CHECK_SHOWN],
+        "more": max(0, len(names) - CHECK_SHOWN),
+        "garbled": sum(1 for *_, bad in names if bad),
+        "skipped": [rules_message(j.problem) for j in parsed.junk][:MAX_SKIPPED_SHOWN],
+        "text": importing.as_text(parsed.rows),
+    }
 
 
 def _report(parsed: importing.Parsed, result: entrants.Added) -> None:

@@ -20,7 +20,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, current_app, flash, session, url_for
+from flask import Blueprint, Response, current_app, flash, request, session, url_for
 from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response as WerkzeugResponse
@@ -28,7 +28,7 @@ from wtforms import BooleanField, HiddenField, IntegerField, SelectField, String
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from ... import slots
-from ...forms.base import AppForm, choice_list, key_or_none
+from ...forms.base import AppForm, choice_list, key_or_none, printable
 from ...pdf import PdfBusy, cached_pdf
 from ...pdf.tournament import document_key
 from ...pdf.tournament import series as series_pdf
@@ -82,6 +82,16 @@ class SeriesSettingsForm(AppForm):
                     most=cup.MAX_EVENINGS,
                 )
             )
+
+
+class NewSeriesForm(AppForm):
+    """Make a series of a tournament: its name (offered without the evening's number)."""
+
+    name = StringField(
+        _l("Name of the series"),
+        [InputRequired(), Length(max=80), printable],
+        description=_l("the evenings are named after it: “Binokel-Cup · evening 2” …"),
+    )
 
 
 class NewEveningForm(AppForm):
@@ -139,16 +149,29 @@ def _home(
     )
 
 
-@bp.post("/t/<token:token>/series")
+@bp.route("/t/<token:token>/series", methods=["GET", "POST"])
 def create(token: str) -> WerkzeugResponse:
-    """Make a series of this tournament (its evening 1); a double tap makes one."""
+    """Make a series of this tournament (its evening 1), named as the organiser says (offered:
+    the tournament's name without the evening's number); a double tap makes one."""
     tournament = setup.get_tournament(token)
-    form = AppForm()
-    if not form.validate():
-        flash(gettext("The form has expired. Please try again."), "error")
-        return go_to(url_for("t_organiser.home", token=tournament.token))
+    if tournament.series is not None:
+        return go_to(url_for("t_series.home", token=tournament.series.token))
+    form = NewSeriesForm() if request.method == "POST" else NewSeriesForm(formdata=None)
+    if request.method == "GET":
+        form.name.data = cup.suggested_name(tournament)
+    if request.method == "GET" or not form.validate():
+        return render(
+            "tournaments/series/new.html",
+            status=200 if request.method == "GET" else 422,
+            tournament=tournament,
+            form=form,
+        )
     made = tournament.series is None
-    series = cup.create_series(tournament)
+    try:
+        series = cup.create_series(tournament, name=form.name.data or "")
+    except RulesError as exc:
+        form.name.errors = [rules_message(exc)]
+        return render("tournaments/series/new.html", status=422, tournament=tournament, form=form)
     if made:
         flash(gettext("The series is made: this tournament is its first evening."), "ok")
     return go_to(url_for("t_series.home", token=series.token))
