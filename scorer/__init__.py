@@ -83,7 +83,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     _listen_for_sqlite(app)
 
     from . import assets, cache, chart, slots, web, words
+    from .services import unit
+    from .services.spare import role
     from .views import (
+        hall,
         hands,
         live,
         main,
@@ -102,8 +105,22 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     cache.init_app(app)
     chart.init_app(app)
     slots.init_app(app)
-    for module in (main, matches, hands, two_player, melds, sheets, sessions, live, stats, online):
+    for module in (
+        main,
+        matches,
+        hands,
+        two_player,
+        melds,
+        sheets,
+        sessions,
+        live,
+        stats,
+        online,
+        hall,
+    ):
         app.register_blueprint(module.bp)
+    # only the hall writes: a spare following it, or a hall its spare replaced, refuses
+    unit.guard(role.check_writable)
     from .views.tournaments import BLUEPRINTS
 
     for blueprint in BLUEPRINTS:

@@ -34,6 +34,9 @@ class Config:
     # a tournament's or a series' backup file: 200 tables of three rounds are ~8.5 MB
     UPLOAD_LIMITS: ClassVar[dict[str, int]] = {
         "t_backup.restore": 16 * 1024 * 1024,
+        # what a hall pushes to its spare, compressed (a whole hall of big tournaments at once,
+        # when the spare has just been paired: 200 tables of three rounds are ~1.5 MB)
+        "hall.push": 64 * 1024 * 1024,
         # a hall's pushed state (3,000 players are about 0.1 MB compressed)
         "online.push": 4 * 1024 * 1024,
     }
@@ -89,6 +92,12 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         # unset, the request's own, or this machine's network address for a localhost request
         "PUBLIC_URL": os.environ.get("PUBLIC_URL", ""),
         "TIMEZONE": os.environ.get("TIMEZONE") or Config.TIMEZONE,
+        # a hall's laptop (python -m scorer.hall sets it): its pages of the spare laptop and
+        # the backup folder answer, to its own browser only
+        "HALL": os.environ.get("HALL", "") == "1",
+        # the folder the hall writes every tournament and series to, a few seconds after a
+        # change (a USB stick); the hall's page can choose another
+        "BACKUP_FOLDER": os.environ.get("BACKUP_FOLDER", ""),
     }
 
 

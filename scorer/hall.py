@@ -14,7 +14,10 @@ The organiser's laptop runs the app for every phone on its own Wi-Fi
    of four threads each (bench/RESULTS.md);
 5. beside it runs the pusher (``scorer.online_push``), a process of its own at a
    low priority: a tournament the organiser put online is sent to its hosted
-   copy whenever the laptop reaches the internet.
+   copy whenever the laptop reaches the internet;
+6. and the follower (``scorer.follow``), another: it keeps a paired spare laptop
+   and the backup folder up to date.  Before it serves, a hall with a spare asks
+   it whether it took over meanwhile (then this laptop writes nothing any more).
 
 It prints the address to open on the laptop and to give the phones.
 """
@@ -71,6 +74,11 @@ def serve(bind: str, *, workers: int = 2, pusher: bool = False) -> None:
 
         upgrade()
         discard_stale()  # what a restore left when the laptop died in the middle of it
+        if pusher:
+            from .services.spare.feed import check_at_start
+
+            if check_at_start():  # the spare took over while this laptop was away
+                print("scorer: the spare laptop has taken over: this one writes nothing")
 
     class Server(BaseApplication):
         def load_config(self) -> None:
@@ -89,19 +97,21 @@ def serve(bind: str, *, workers: int = 2, pusher: bool = False) -> None:
 
             return fresh()
 
-    started = subprocess.Popen([sys.executable, "-m", "scorer.online_push"]) if pusher else None
+    beside = ("online_push", "follow") if pusher else ()
+    started = [subprocess.Popen([sys.executable, "-m", f"scorer.{name}"]) for name in beside]
     try:
         sys.argv = sys.argv[:1]
         Server().run()
     finally:
-        if started is not None:
-            started.terminate()
+        for process in started:
+            process.terminate()
 
 
 def main() -> None:
     """The hall: a kept key, the laptop's address in the links, served to the hall's network."""
     port = int(os.environ.get("PORT", "5000"))
     os.environ.setdefault("SECRET_KEY", secret_key(instance_folder()))
+    os.environ.setdefault("HALL", "1")  # the pages of the spare laptop and the backup folder
     address = lan_address()
     if address and not os.environ.get("PUBLIC_URL"):
         os.environ["PUBLIC_URL"] = f"http://{address}:{port}"

@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy import select
 
 from ...extensions import db
+from ...hall_models import HallState
 from ...models import utcnow
 from ...online_models import OnlineLink
 from ...tournament_models import Tournament
@@ -189,6 +190,10 @@ def _send(row: OnlineLink, body: bytes, digest: str, post: Post) -> str:
 
 
 def links() -> list[OnlineLink]:
-    """Every tournament this hall pushes, but those another hall has taken over."""
+    """Every tournament this hall pushes, but those another hall has taken over (none on a
+    laptop that is not the hall: a spare holds the hall's links, and must not connect)."""
+    role = db.session.execute(select(HallState.role).where(HallState.id == 1)).scalar()
+    if role not in (None, "hall"):
+        return []
     rows = db.session.execute(select(OnlineLink).where(OnlineLink.error != "taken over"))
     return list(rows.scalars())

@@ -1,0 +1,53 @@
+"""The rounds of the hall's follower: the spare and the backup folder kept up to date.
+
+``python -m scorer.follow`` (started by ``python -m scorer.hall`` beside the
+server, a process of its own at a low priority) runs :func:`run`: every
+:data:`EVERY` second a round of the spare's pushes (:class:`~.feed.Feed`) and of
+the folder's files (:class:`~.folder.Folder`), each bounded (a push holds at most
+a budget of groups, a file is written at most every few seconds).  A round that
+fails is logged and the next one tries again: the hall goes on regardless.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from typing import Any
+
+from ...extensions import db
+from .feed import Feed, Post, post
+from .folder import Folder
+
+EVERY = 1.0
+"""Seconds between two rounds (a save is on the spare and in the folder a few seconds after)."""
+
+log = logging.getLogger("scorer.follow")
+
+
+def run(
+    app: Any,
+    rounds: int | None = None,
+    every: float = EVERY,
+    send: Post = post,
+) -> None:
+    """Follow in rounds, forever (or ``rounds`` times), while the starting process lives."""
+    parent = os.getppid()
+    feed = Feed(cards=str(app.config.get("PUBLIC_URL") or ""), send=send)
+    folder = Folder()
+    setting = str(app.config.get("BACKUP_FOLDER") or "")
+    done = 0
+    while rounds is None or done < rounds:
+        started = time.monotonic()
+        with app.app_context():
+            for step in (feed.round, lambda: folder.round(setting)):
+                try:
+                    step()
+                except Exception:  # the next round tries again; the hall goes on regardless
+                    log.exception("a round of the follower failed")
+                    db.session.rollback()
+            db.session.remove()
+        done += 1
+        if rounds is None and os.getppid() != parent:
+            return  # the hall was stopped
+        time.sleep(max(0.0, every - (time.monotonic() - started)))
