@@ -72,9 +72,10 @@ def _hall_context(**extra: Any) -> dict[str, Any]:
         and link.code_until > utcnow()
     )
     latest = last_change()
-    lag = None
-    if link is not None and link.confirmed_change is not None and latest is not None:
-        lag = max(0.0, (latest - link.confirmed_change).total_seconds())
+    # the spare lacks something when the hall changed after the state it confirmed
+    behind = link is not None and latest is not None and (
+        link.confirmed_change is None or latest > link.confirmed_change
+    )
     chosen = folder.chosen_folder(str(current_app.config.get("BACKUP_FOLDER") or ""))
     state = roles.state_row()
     return {
@@ -84,7 +85,7 @@ def _hall_context(**extra: Any) -> dict[str, Any]:
         "line": feed.Line(base_url(), link.code).text if open_code and link else None,
         "code_until": link.code_until if open_code and link else None,
         "latest": latest,
-        "lag": lag,
+        "behind": behind,
         "chosen": chosen,
         "from_setting": chosen and not state.folder,
         "state": state,
