@@ -42,6 +42,8 @@ _SPELLED_OUT = str.maketrans(
 )
 MIN_GAP = 2.0
 """Seconds between two writes of one file at least."""
+SLOW = 3.0
+"""A file is written again at the earliest this many times its last write's time later."""
 MOST_FOLDER = 500
 PLACES = ("/media", "/run/media", "/mnt", "/Volumes")
 """Where a USB stick shows up on a laptop (Debian and Ubuntu, Fedora, by hand, macOS)."""
@@ -205,7 +207,7 @@ class Folder:
         state_of = "|".join(f"{k[0]}{k[1]}:{self.survey.fingerprints.get(k, '')}" for k in keys)
         if self.written.get(name) == state_of:
             return None, state_of
-        gap = max(MIN_GAP, 3 * self.cost.get(name, 0.0))
+        gap = max(MIN_GAP, SLOW * self.cost.get(name, 0.0))
         if now - self.when.get(name, -gap) < gap:
             return None, state_of
         return name, state_of
