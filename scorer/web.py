@@ -32,9 +32,8 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from . import services
 from .extensions import db, htmx
-from .services.spare import notes as restores
 from .services.spare import role as roles
-from .services.tournaments.port import replaced_link
+from .services.tournaments.port import replaced_link, restored_lately
 from .words import local_time
 
 CSP = (
@@ -230,7 +229,7 @@ def _missing_match() -> Response:
     ``X-Scorer-Not-Here: match`` tells a table phone's page that this laptop lacks its
     table (it keeps what it holds and says so; it does not drop a queued entry).
     """
-    lately = restores.lately()
+    lately = restored_lately()
     message = gettext(
         "This match is not on this laptop. A link works only exactly as it was shared; if "
         "yours is, please tell the organisers (Turnierleitung)."

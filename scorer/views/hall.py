@@ -28,10 +28,11 @@ from ..extensions import csrf
 from ..forms.spare import FolderForm, PairForm, TakeoverForm
 from ..models import utcnow
 from ..rules import RulesError
-from ..services.spare import address, feed, folder, notes, receive, takeover
+from ..services.spare import address, feed, folder, receive, takeover
 from ..services.spare import role as roles
 from ..services.spare.changes import last_change
 from ..services.spare.rows import Refused
+from ..services.tournaments import restored as notes
 from ..web import go_to, render
 from ..words import rules_message
 from .polls import qr_svg

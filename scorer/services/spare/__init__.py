@@ -21,9 +21,6 @@
 ``folder``
     With no spare at hand: every tournament and series written to a folder (a USB
     stick), each file complete.
-``notes``
-    What a restore or a takeover brought back, said on the organiser's, the public and
-    the missing table's pages.
 ``follow``
     The rounds of ``python -m scorer.follow``: the spare and the folder kept up to date.
 """

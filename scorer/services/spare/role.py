@@ -137,7 +137,7 @@ def state_row() -> HallState:
 
 def laptop_mark(restored: Mapping[str, Any] | None = None) -> str:
     """The mark a table phone compares (see the module's docstring); ``restored`` is the
-    tournament's ``restored`` mark (:mod:`.notes`)."""
+    tournament's ``restored`` mark (:mod:`scorer.services.tournaments.restored`)."""
     role = ensure()
     mark = f"{role.token}.{role.generation}"
     if restored and restored.get("at"):

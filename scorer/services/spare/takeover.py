@@ -31,8 +31,8 @@ from ...models import utcnow
 from ...online_models import OnlineLink
 from ...rules import RulesError
 from ...tournament_models import Tournament
+from ..tournaments import restored as notes
 from ..unit import machinery
-from . import notes
 from . import role as roles
 from .receive import following
 from .rows import ALL_TABLES

@@ -6,7 +6,9 @@ handling know of the tournament through these two questions only:
 - :func:`table_header`: the tournament's words for the table's page (its round, table,
   deal, players and their confirmations), or None for a match outside a tournament;
 - :func:`replaced_link`: the table link the organiser replaced (or a draw made again
-  took away) behind a token that names no match any more, or None.
+  took away) behind a token that names no match any more, or None;
+- :func:`restored_lately`: the tournaments brought back on this laptop lately (a
+  restore, a spare's takeover), which a link to a table it lacks names.
 
 ``.importlinter`` holds the match's views and ``scorer.web`` to this module.
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 from ...models import Match
 from ...tournament_models import RedrawnLink, RetiredLink
+from .restored import Lately, lately
 from .rounds import retired
 from .tables import TableHeader, header_of
 
@@ -27,3 +30,8 @@ def table_header(match: Match) -> TableHeader | None:
 def replaced_link(token: str) -> RetiredLink | RedrawnLink | None:
     """The replaced or redrawn table link behind ``token``, or None."""
     return retired(token)
+
+
+def restored_lately() -> list[Lately]:
+    """The tournaments brought back on this laptop lately (from a file, by a takeover)."""
+    return lately()

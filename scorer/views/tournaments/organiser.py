@@ -31,8 +31,9 @@ from ...house_rules import house_rules, ruleset_line
 from ...rules import RulesError, Ruleset
 from ...rules.tournament import table_ruleset
 from ...services import ConflictError
+from ...services.online import hall as online
 from ...services.tournaments import board as boards
-from ...services.tournaments import entrants, setup
+from ...services.tournaments import entrants, restored, setup
 from ...tournament_models import Tournament
 from ...web import go_to, render
 from ...words import fee_schedule, rules_message
@@ -228,6 +229,8 @@ def home(token: str) -> WerkzeugResponse:
         organiser_url=organiser_link(tournament),
         rules=rules_summary(setup.ruleset_of(tournament)),
         day=day_text(tournament.held_on),
+        restored=restored.read(tournament.restored),
+        online=online.link_of(tournament) is not None,
     )
 
 

@@ -126,6 +126,8 @@ def round_page(token: str, number: int) -> WerkzeugResponse:
             repeated=rounds.repeated_pairs(tournament, row)
             if row.number > 1 or series_people.met_before(tournament)
             else None,
+            # what the draw counted: this evening's earlier rounds, the series' evenings before
+            earlier=series_people.earlier_counted(tournament),
             sits_out=sits_out,
             fours=sum(sits_out.values()),
             frozen=frozen,

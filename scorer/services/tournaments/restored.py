@@ -129,17 +129,19 @@ def public_note(tournament_restored: Any, current_round: int) -> Restored | None
     return found
 
 
-def restored_for_view(view_token: str) -> tuple[Any, int] | None:
-    """A tournament's restored mark and its last round, by public link (one statement)."""
-    found = db.session.execute(
-        select(Tournament.restored, func.max(Round.number))
-        .outerjoin(Round, Round.tournament_id == Tournament.id)
-        .where(Tournament.view_token == view_token)
-        .group_by(Tournament.id)
-    ).first()
+def public_note_of(tournament_id: int) -> Restored | None:
+    """What the public pages of a tournament say of a restore now (one statement, on a
+    connection of its own: the public pages read no ORM rows)."""
+    with db.engine.connect() as connection:
+        found = connection.execute(
+            select(Tournament.restored, func.max(Round.number))
+            .outerjoin(Round, Round.tournament_id == Tournament.id)
+            .where(Tournament.id == tournament_id)
+            .group_by(Tournament.id)
+        ).first()
     if found is None:
         return None
-    return found[0], int(found[1] or 0)
+    return public_note(found[0], int(found[1] or 0))
 
 
 @dataclass(frozen=True)
