@@ -165,3 +165,40 @@ def test_a_folder_gone_says_so(in_app: Flask, tmp_path: Path) -> None:
     stick.rmdir()  # the stick pulled out
     assert folders.Folder().round() == 0
     assert "no folder" in roles.state_row().folder_error
+
+
+def test_a_tournament_s_file_is_read_in_a_few_statements(in_app: Flask) -> None:
+    """Every table's match with its hands in a few statements (not one per hand), and a
+    writer that keeps the exported matches reads only what changed."""
+    from sqlalchemy import event
+
+    from scorer.services.tournaments.backup_loading import Kept
+
+    sent: list[str] = []
+
+    def count(*args: Any) -> None:
+        sent.append(str(args[2]))
+
+    statements = []
+    for players in (9, 18):
+        tournament = tournament_with(players, deals=3, name=f"T{players}")
+        play_round(drawn(tournament, 1))
+        tournament_id = tournament.id
+        db.session.remove()
+        event.listen(db.engine, "before_cursor_execute", count)
+        sent.clear()
+        backup.export_tournament(db.session.get(Tournament, tournament_id))
+        statements.append(len(sent))
+        event.remove(db.engine, "before_cursor_execute", count)
+        db.session.remove()
+    assert statements[0] == statements[1] <= 20, statements
+    kept = Kept()
+    first = backup.export_tournament(db.session.get(Tournament, tournament_id), kept)
+    table = db.session.get(Tournament, tournament_id).round_rows[0].tables[0]
+    from scorer import services
+
+    services.delete_hand(table.match, table.match.hands[-1])
+    db.session.remove()
+    again = backup.export_tournament(db.session.get(Tournament, tournament_id), kept)
+    fresh = backup.export_tournament(db.session.get(Tournament, tournament_id))
+    assert without_time(again) == without_time(fresh) != without_time(first)

@@ -13,7 +13,10 @@ database, written to a temporary file in the same folder, flushed to the disk
 flushed too) — a laptop dying mid-write leaves the file before, never half a
 file.  A file is written at most every :data:`MIN_GAP` seconds, or three times
 as long as its last write took (a big tournament on a slow stick), so the
-follower never spends its time on one stick.
+follower never spends its time on one stick.  Each match's part of a file is
+kept between writes by its version (``tournaments.backup_loading.Kept``): a
+write reads again only the tables that changed (a 200-table tournament: a
+fifth of a second instead of seconds).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from ...rules import RulesError
 from ...tournament_models import Series, Tournament
 from ..backup_format import dumps
 from ..tournaments.backup import export_series, export_tournament
+from ..tournaments.backup_loading import Kept
 from ..unit import machinery, use_case
 from . import role as roles
 from .changes import Key, Survey, snapshot
@@ -161,6 +165,7 @@ class Folder:
     """The follower's writing of the folder: what each file holds, when it was written."""
 
     survey: Survey = field(default_factory=Survey)
+    kept: Kept = field(default_factory=Kept)
     written: dict[str, str] = field(default_factory=dict)
     when: dict[str, float] = field(default_factory=dict)
     cost: dict[str, float] = field(default_factory=dict)
@@ -185,7 +190,7 @@ class Folder:
             self.survey.look(connection)
             for keys in self.survey.groups():
                 name, state_of = self._due(keys, now)
-                if name is not None and (data := _export(keys)) is not None:
+                if name is not None and (data := _export(keys, self.kept)) is not None:
                     made.append((name, state_of, *data))
         written = 0
         for name, state_of, file, document in made:
@@ -213,19 +218,20 @@ class Folder:
         return name, state_of
 
 
-def _export(keys: list[Key]) -> tuple[str, bytes] | None:
-    """A group's file: its name and its bytes (a series' with every evening)."""
+def _export(keys: list[Key], kept: Kept) -> tuple[str, bytes] | None:
+    """A group's file: its name and its bytes (a series' with every evening); the matches
+    exported before are ``kept`` (only those that changed are read again)."""
     kind, unit_id = keys[0]
     if kind == "s":
         series = db.session.get(Series, unit_id)
         if series is None:
             return None
-        data: dict[str, Any] = export_series(series)
+        data: dict[str, Any] = export_series(series, kept)
         name = file_name("serie", series.name, "", series.view_token)
     else:
         tournament = db.session.get(Tournament, unit_id)
         if tournament is None:
             return None
-        data = export_tournament(tournament)
+        data = export_tournament(tournament, kept)
         name = file_name("turnier", tournament.name, tournament.held_on, tournament.view_token)
     return name, dumps(data).encode("utf-8")

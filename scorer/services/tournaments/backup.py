@@ -75,11 +75,12 @@ from ...resources import RELEASE
 from ...rules import RulesError
 from ...tournament_models import RetiredLink, Series, Tournament
 from ..backup_format import FORMAT as MATCH_FORMAT
-from ..backup_format import VERSION, compact_rules, export_match, parse
+from ..backup_format import VERSION, compact_rules, parse
 from ..errors import BackupError
 from ..errors import Said as _
 from ..online.signing import parse_line
 from . import restoring
+from .backup_loading import Kept, match_exports
 from .backup_reader import MAX_EVENINGS, MAX_FILE_HANDS, TOURNAMENT_FORMAT, Loader
 from .restored import Contents, loaded_contents, mark
 
@@ -109,11 +110,14 @@ def _now() -> str | None:
 # -- export --------------------------------------------------------------------------------
 
 
-def export_tournament(tournament: Tournament) -> dict[str, Any]:
+def export_tournament(tournament: Tournament, kept: Kept | None = None) -> dict[str, Any]:
     """The backup file of one tournament, as plain JSON values; an evening of a series is
-    its series' file (with every evening), naming the evening (``"evening"``)."""
+    its series' file (with every evening), naming the evening (``"evening"``).
+
+    ``kept``: the matches exported before, reused while unchanged (:mod:`.backup_loading`).
+    """
     if tournament.series is not None:
-        data = export_series(tournament.series)
+        data = export_series(tournament.series, kept)
         data["evening"] = [t.id for t in tournament.series.tournaments].index(tournament.id) + 1
         return data
     return {
@@ -121,11 +125,11 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
         "version": VERSION,
         "release": RELEASE,
         "exported_at": _now(),
-        "tournament": tournament_data(tournament, None),
+        "tournament": tournament_data(tournament, None, kept),
     }
 
 
-def export_series(series: Series) -> dict[str, Any]:
+def export_series(series: Series, kept: Kept | None = None) -> dict[str, Any]:
     """The backup file of a series with all its evenings, as plain JSON values."""
     index = {p.id: position for position, p in enumerate(series.players, 1)}
     return {
@@ -146,7 +150,7 @@ def export_series(series: Series) -> dict[str, Any]:
                 {"name": p.name, "club": p.club, "created_at": _time(p.created_at)}
                 for p in series.players
             ],
-            "evenings": [tournament_data(t, index) for t in series.tournaments],
+            "evenings": [tournament_data(t, index, kept) for t in series.tournaments],
         },
     }
 
@@ -173,11 +177,14 @@ def _slip(paper: dict[str, list[int]] | None, numbers: dict[int, int | None]) ->
     return {str(numbers.get(int(key))): list(value) for key, value in paper.items()}
 
 
-def tournament_data(tournament: Tournament, series_index: dict[int, int] | None) -> dict[str, Any]:
+def tournament_data(
+    tournament: Tournament, series_index: dict[int, int] | None, kept: Kept | None = None
+) -> dict[str, Any]:
     """One tournament's object of a backup file (``series_index``: its series' people)."""
     t = tournament
     numbers = {e.id: e.number for e in t.entrants}
     retired = _retired(t)
+    matches = match_exports(t, kept)
     online = db.session.get(OnlineLink, t.id)
     return {
         "token": t.token,
@@ -255,7 +262,7 @@ def tournament_data(tournament: Tournament, series_index: dict[int, int] | None)
                             {"player": numbers.get(c.entrant_id), "at": _time(c.created_at)}
                             for c in table.confirmations
                         ],
-                        "match": export_match(table.match),
+                        "match": matches[table.match_id],
                     }
                     for table in row.tables
                 ],
