@@ -84,6 +84,7 @@ def test_the_evening_comes_back_inside_its_series_and_online(pair: Pair, tmp_pat
         assert "Restored: the state of the file" in page
         assert "round 1 (in play), 2 deals" in page
         assert "The results online follow this laptop now" in page
+        assert "The evening came back inside its series “Cup 1” (2 evenings)" in page
         assert "Brought back on this laptop" in page and "Restored from a backup at" in page
         assert "This evening belongs to the series “Cup 1”" in page
         assert "Make a series" not in page
@@ -141,6 +142,7 @@ def test_the_public_pages_say_a_restore_moved_them_back(pair: Pair, tmp_path: Pa
         assert missing.status_code == 404
         assert "This table is not on this laptop" in text and "Herbstturnier" in text
         assert "a table drawn or changed after that is not in it" in text
+        assert "Not on this laptop" in text
 
 
 def test_a_copy_does_not_take_the_online_connection(pair: Pair) -> None:

@@ -131,6 +131,15 @@ def restore() -> WerkzeugResponse:
             "ok",
         )
     if result.tournament is not None and result.series is not None:
+        flash(
+            ngettext(
+                "The evening came back inside its series “%(name)s” (%(num)s evening).",
+                "The evening came back inside its series “%(name)s” (%(num)s evenings).",
+                len(result.series.tournaments),
+                name=result.series.name,
+            ),
+            "ok",
+        )
         for evening in reversed(result.series.tournaments):
             remember(evening.token)
         remember(result.tournament.token)
