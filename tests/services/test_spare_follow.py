@@ -358,3 +358,25 @@ def test_a_spare_that_lost_its_database_is_filled_again(laptops: Laptops) -> Non
         db.session.commit()
     laptops.feed.confirmed = None  # the follower asks what the spare holds again
     equal(laptops)
+
+
+def test_the_follower_s_rounds_keep_the_spare_and_the_folder(
+    laptops: Laptops, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``python -m scorer.follow``'s loop: the spare's pushes, and the folder in a thread."""
+    from scorer.services.spare import folder as folders
+    from scorer.services.spare.follow import run
+
+    monkeypatch.setattr(folders, "MIN_GAP", 0.0)
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    laptops.hall.config["BACKUP_FOLDER"] = str(stick)
+    with on(laptops.hall):
+        evening()
+        db.session.remove()
+    pair(laptops)
+    run(laptops.hall, rounds=3, every=0.0, send=laptops.wire)
+    hall, spare = documents(laptops.hall), documents(laptops.spare)
+    assert hall == spare
+    (written,) = stick.glob("*.json")
+    assert written.name.startswith("turnier-herbstturnier-")

@@ -2,17 +2,21 @@
 
 ``python -m scorer.follow`` (started by ``python -m scorer.hall`` beside the
 server, a process of its own at a low priority) runs :func:`run`: every
-:data:`EVERY` second a round of the spare's pushes (:class:`~.feed.Feed`) and of
-the folder's files (:class:`~.folder.Folder`), each bounded (a push holds at most
-a budget of groups, a file is written at most every few seconds).  A round that
-fails is logged and the next one tries again: the hall goes on regardless.
+:data:`EVERY` second a round of the spare's pushes (:class:`~.feed.Feed`), and in
+a thread of its own the folder's files (:class:`~.folder.Folder`) — a big
+tournament's file taking its seconds never holds the spare back.  Each is
+bounded (a push holds at most a budget of groups, a file is written at most
+every few seconds).  A round that fails is logged and the next one tries again:
+the hall goes on regardless.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ...extensions import db
@@ -36,18 +40,41 @@ def run(
     feed = Feed(cards=str(app.config.get("PUBLIC_URL") or ""), send=send)
     folder = Folder()
     setting = str(app.config.get("BACKUP_FOLDER") or "")
+    stop = threading.Event()
+    beside = threading.Thread(
+        target=_rounds,
+        args=(app, lambda: folder.round(setting), rounds, every, parent, stop),
+        name="backup folder",
+        daemon=True,
+    )
+    beside.start()
+    try:
+        _rounds(app, feed.round, rounds, every, parent, stop)
+    finally:
+        stop.set()
+        beside.join(timeout=60)
+
+
+def _rounds(
+    app: Any,
+    step: Callable[[], object],
+    rounds: int | None,
+    every: float,
+    parent: int,
+    stop: threading.Event,
+) -> None:
     done = 0
-    while rounds is None or done < rounds:
+    while (rounds is None or done < rounds) and not stop.is_set():
         started = time.monotonic()
         with app.app_context():
-            for step in (feed.round, lambda: folder.round(setting)):
-                try:
-                    step()
-                except Exception:  # the next round tries again; the hall goes on regardless
-                    log.exception("a round of the follower failed")
-                    db.session.rollback()
-            db.session.remove()
+            try:
+                step()
+            except Exception:  # the next round tries again; the hall goes on regardless
+                log.exception("a round of the follower failed")
+                db.session.rollback()
+            finally:
+                db.session.remove()
         done += 1
         if rounds is None and os.getppid() != parent:
             return  # the hall was stopped
-        time.sleep(max(0.0, every - (time.monotonic() - started)))
+        stop.wait(max(0.0, every - (time.monotonic() - started)))
