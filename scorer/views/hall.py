@@ -19,7 +19,7 @@ from __future__ import annotations
 import ipaddress
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, flash, jsonify, request, url_for
+from flask import Blueprint, Response, abort, current_app, flash, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -36,6 +36,7 @@ from ..services.tournaments import restored as notes
 from ..web import go_to, render
 from ..words import rules_message
 from .polls import qr_svg
+from .signed import answer, header_number
 from .tournaments.links import base_url
 
 bp = Blueprint("hall", __name__)
@@ -290,18 +291,6 @@ def take_over() -> WerkzeugResponse:
 # -- what the laptops send each other -------------------------------------------------------
 
 
-def _answer(status: int, **values: Any) -> Response:
-    response = jsonify(values)
-    response.status_code = status
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
-def _header_number(name: str) -> int | None:
-    raw = request.headers.get(name, "")
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 12 else None
-
-
 @bp.post("/hall/pair")
 @csrf.exempt
 def pair() -> Response:
@@ -311,7 +300,7 @@ def pair() -> Response:
         request.get_data(), request.headers.get("X-Scorer-Signature", ""), base_url()
     )
     if done.refused is not None:
-        return _answer(done.refused.status, why=done.refused.why)
+        return answer(done.refused.status, why=done.refused.why)
     response = Response(done.body, status=200, mimetype="application/json")
     response.headers["X-Scorer-Signature"] = done.signature
     response.headers["Cache-Control"] = "no-store"
@@ -323,14 +312,14 @@ def pair() -> Response:
 def hello() -> Response:
     """The hall asks what this spare holds."""
     _hall_only()
-    generation = _header_number("X-Scorer-Generation") or 0
+    generation = header_number("X-Scorer-Generation") or 0
     try:
         held = receive.hello(
             generation, request.get_data(), request.headers.get("X-Scorer-Signature", "")
         )
     except receive.Rejected as rejected:
-        return _answer(rejected.status, **rejected.answer())
-    return _answer(200, **held)
+        return answer(rejected.status, **rejected.answer())
+    return answer(200, **held)
 
 
 @bp.post("/spare/push")
@@ -338,18 +327,18 @@ def hello() -> Response:
 def push() -> Response:
     """The hall's changes (signed, numbered): taken whole, or refused whole."""
     _hall_only()
-    generation = _header_number("X-Scorer-Generation")
-    seq = _header_number("X-Scorer-Seq")
+    generation = header_number("X-Scorer-Generation")
+    seq = header_number("X-Scorer-Seq")
     if generation is None or seq is None:
-        return _answer(400, why="no generation or sequence number")
+        return answer(400, why="no generation or sequence number")
     try:
         taken = receive.take(
             generation, seq, request.get_data(), request.headers.get("X-Scorer-Signature", "")
         )
     except receive.Rejected as rejected:
-        return _answer(rejected.status, **rejected.answer())
+        return answer(rejected.status, **rejected.answer())
     except Refused as refused:
-        return _answer(400, why=refused.why)
+        return answer(400, why=refused.why)
     except services.ConflictError:
-        return _answer(409, why="busy, try again")
-    return _answer(200, seq=taken.seq, units=taken.units, fresh=taken.fresh)
+        return answer(409, why="busy, try again")
+    return answer(200, seq=taken.seq, units=taken.units, fresh=taken.fresh)

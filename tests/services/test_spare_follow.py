@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,6 @@ from scorer.services.spare import feed, receive
 from scorer.services.spare import role as roles
 from scorer.services.spare.changes import snapshot
 from scorer.services.tournaments import (
-    board,
     entrants,
     money,
     rounds,
@@ -37,6 +35,7 @@ from scorer.services.tournaments import (
 )
 from scorer.services.writes import ORGANISER
 from scorer.tournament_models import Tournament
+from tests.services.test_tournament_backup import evening_mid_round
 from tests.spare_builders import (
     Laptops,
     documents,
@@ -61,36 +60,14 @@ def on(app: Any) -> Any:
     return app.test_request_context("/?lang=en")
 
 
-def evening(name: str = "Herbstturnier") -> int:
-    """Round 1 closed (a slip, a replaced link, confirmations, a correction, money), a late
-    arrival, a withdrawal, round 2 open with a table half played; online."""
-    tournament = tournament_with(10, deals=3, rounds_=3, name=name)
-    money.update_prizes(
-        tournament,
-        money.PrizeSettings(
-            keep_kind="percent",
-            keep_value=1000,
-            shares=(Decimal("0.3"), Decimal("0.2")),
-            items=("Schinken",),
-            joke="Rote Laterne",
-        ),
-    )
-    row = drawn(tournament, 1)
-    first, second, third = row.tables
-    play_table(first)
-    play_table(second)
-    board.set_paper(tournament, third, {p: (110, 1) for p in third.players})
-    tables.confirm(first, first.players[0])
-    rounds.replace_link(tournament, second)
+def evening() -> int:
+    """The evening of the backup tests (round 1 closed with a slip, a replaced link,
+    confirmations and money; a late arrival, a withdrawal; round 2 half played), with an
+    organiser's correction of round 1 and its results online."""
+    tournament = evening_mid_round()
+    first = tournament.round_rows[0].tables[0]
     hand = first.match.hands[0]
     services.save_hand(first.match, a_hand(first.match, 1), hand=hand, via=ORGANISER)
-    rounds.close_round(tournament, row)
-    entrants.withdraw(tournament, next(e for e in tournament.entrants if e.number == 2))
-    late = entrants.register(tournament, "Zenzi", "Gschwend")
-    entrants.check_in(tournament, late)
-    money.mark_paid(tournament, late.id, money.ledger(tournament).account(late.id).owed_cents)
-    row2 = drawn(tournament, 2)
-    play_table(row2.tables[0], 1)
     online.link(tournament, LINE)
     return tournament.id
 

@@ -22,6 +22,7 @@ import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -105,13 +106,12 @@ EXPORT = textwrap.dedent(
 )
 
 
-def restore_on(previous: Path, tmp_path: Path, kind: str, data: dict[str, object]) -> dict:
-    path = tmp_path / f"{kind}.json"
-    path.write_text(json.dumps(data))
+def on_previous(previous: Path, script: str, *args: str) -> Any:
+    """Run ``script`` with the release before; the JSON of its last line."""
     env = {**os.environ, "PYTHONPATH": str(previous)}
     env.pop("TEST_DATABASE_URL", None)
     done = subprocess.run(
-        [sys.executable, "-c", RESTORE, kind, str(path), f"sqlite:///{tmp_path / 'old.sqlite'}"],
+        [sys.executable, "-c", script, *args],
         cwd=previous,
         env=env,
         capture_output=True,
@@ -120,6 +120,15 @@ def restore_on(previous: Path, tmp_path: Path, kind: str, data: dict[str, object
     )
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def restore_on(previous: Path, tmp_path: Path, kind: str, data: dict[str, object]) -> dict:
+    path = tmp_path / f"{kind}.json"
+    path.write_text(json.dumps(data))
+    found: dict = on_previous(
+        previous, RESTORE, kind, str(path), f"sqlite:///{tmp_path / 'old.sqlite'}"
+    )
+    return found
 
 
 def test_a_session_backup_of_this_release_restores_on_the_one_before(
@@ -202,18 +211,7 @@ def test_backups_of_the_release_before_restore_here(
 ) -> None:
     """Files the release before wrote (no online connection, no evening named) restore here,
     and the restore says what it restored."""
-    env = {**os.environ, "PYTHONPATH": str(previous)}
-    env.pop("TEST_DATABASE_URL", None)
-    done = subprocess.run(
-        [sys.executable, "-c", EXPORT, f"sqlite:///{tmp_path / 'before.sqlite'}"],
-        cwd=previous,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    files = json.loads(done.stdout.strip().splitlines()[-1])
+    files = on_previous(previous, EXPORT, f"sqlite:///{tmp_path / 'before.sqlite'}")
     client.get("/?lang=en")
     for kind, data in files.items():
         assert "online" not in json.dumps(data)

@@ -302,9 +302,7 @@ def test_a_wrong_line_on_the_spare_says_what(laptops: Laptops, line: str, says: 
     original = feed.post
     feed.post = laptops.wire
     try:
-        answer = laptops.spare.test_client().post(
-            "/spare/follow", data={"line": line}, headers={"Accept-Language": "en"}
-        )
+        answer = laptops.spare.test_client().post("/spare/follow?lang=en", data={"line": line})
     finally:
         feed.post = original
     assert answer.status_code == 422
@@ -318,8 +316,6 @@ def test_a_laptop_with_matches_of_its_own_is_no_spare(laptops: Laptops) -> None:
         tournament_with(9, name="Eigenes")
         db.session.remove()
     line = pairing_line(laptops.hall)
-    answer = laptops.spare.test_client().post(
-        "/spare/follow", data={"line": line}, headers={"Accept-Language": "en"}
-    )
+    answer = laptops.spare.test_client().post("/spare/follow?lang=en", data={"line": line})
     assert answer.status_code == 422
     assert "empty database" in answer.get_data(as_text=True)
