@@ -104,42 +104,41 @@ def restore() -> WerkzeugResponse:
     except ConflictError:
         error = gettext("Nothing was restored: the server was busy. Please try again.")
         return _page(form, status=409, error=error)
-    flash(what_it_holds(result), "ok")
+    # one answer, in one place: what came back, its links, its series, its online connection
+    said = [what_it_holds(result)]
     if result.copy:
-        flash(
+        said.append(
             gettext(
                 "Its links were in use here already (the same file restored before), so it "
                 "was restored as a copy with new links: the printed table cards lead to the "
                 "other copy."
-            ),
-            "ok",
+            )
         )
     else:
-        flash(
+        said.append(
             gettext(
                 "Restored with its links: the printed table cards, the public link and the "
                 "organiser link work as before."
-            ),
-            "ok",
-        )
-    if result.online:
-        flash(
-            gettext(
-                "The results online follow this laptop now: it connects to the hosted copy "
-                "anew, and the old laptop's sending is refused there."
-            ),
-            "ok",
+            )
         )
     if result.tournament is not None and result.series is not None:
-        flash(
+        said.append(
             ngettext(
                 "The evening came back inside its series “%(name)s” (%(num)s evening).",
                 "The evening came back inside its series “%(name)s” (%(num)s evenings).",
                 len(result.series.tournaments),
                 name=result.series.name,
-            ),
-            "ok",
+            )
         )
+    if result.online:
+        said.append(
+            gettext(
+                "The results online follow this laptop now: it connects to the hosted copy "
+                "anew, and the old laptop's sending is refused there."
+            )
+        )
+    flash(" ".join(said), "ok")
+    if result.tournament is not None and result.series is not None:
         for evening in reversed(result.series.tournaments):
             remember(evening.token)
         remember(result.tournament.token)
