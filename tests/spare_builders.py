@@ -30,7 +30,8 @@ from flask import Flask
 from sqlalchemy import select, text
 
 from scorer.extensions import db
-from scorer.services.spare.feed import Answer, Feed, Unreachable
+from scorer.services.spare.feed import Feed
+from scorer.services.spare.wire import Answer, Unreachable
 from scorer.services.tournaments import backup, published
 from scorer.tournament_models import Series, Tournament
 from tests.builders import PG_URL, make_app
@@ -147,15 +148,15 @@ def pairing_line(hall: Flask) -> str:
 
 def pair(laptops: Laptops) -> None:
     """The spare follows the hall: the hall's line typed into the spare's page."""
-    from scorer.services.spare import feed
+    from scorer.services.spare import pairing
 
     line = pairing_line(laptops.hall)
-    original = feed.post
-    feed.post = laptops.wire  # the spare's page reaches the hall over the wire
+    original = pairing.post
+    pairing.post = laptops.wire  # the spare's page reaches the hall over the wire
     try:
         answer = laptops.spare.test_client().post("/spare/follow", data={"line": line})
     finally:
-        feed.post = original
+        pairing.post = original
     assert answer.status_code == 303, answer.get_data(as_text=True)[:3000]
 
 

@@ -28,10 +28,11 @@ from ..extensions import csrf
 from ..forms.spare import FolderForm, PairForm, TakeoverForm
 from ..models import utcnow
 from ..rules import RulesError
-from ..services.spare import address, feed, folder, receive, takeover
+from ..services.spare import address, folder, pairing, receive, takeover
 from ..services.spare import role as roles
 from ..services.spare.changes import last_change
 from ..services.spare.rows import Refused
+from ..services.spare.wire import Unreachable
 from ..services.tournaments import restored as notes
 from ..web import go_to, render
 from ..words import rules_message
@@ -66,7 +67,7 @@ def _hall_only() -> None:
 
 
 def _hall_context(**extra: Any) -> dict[str, Any]:
-    link = feed.link()
+    link = pairing.link()
     open_code = (
         link is not None
         and bool(link.code)
@@ -75,8 +76,10 @@ def _hall_context(**extra: Any) -> dict[str, Any]:
     )
     latest = last_change()
     # the spare lacks something when the hall changed after the state it confirmed
-    behind = link is not None and latest is not None and (
-        link.confirmed_change is None or latest > link.confirmed_change
+    behind = (
+        link is not None
+        and latest is not None
+        and (link.confirmed_change is None or latest > link.confirmed_change)
     )
     chosen = folder.chosen_folder(str(current_app.config.get("BACKUP_FOLDER") or ""))
     state = roles.state_row()
@@ -84,7 +87,7 @@ def _hall_context(**extra: Any) -> dict[str, Any]:
         "role": roles.current(),
         "link": link,
         "paired": link is not None and bool(link.address and link.key),
-        "line": feed.Line(base_url(), link.code).text if open_code and link else None,
+        "line": pairing.Line(base_url(), link.code).text if open_code and link else None,
         "code_until": link.code_until if open_code and link else None,
         "latest": latest,
         "behind": behind,
@@ -119,7 +122,7 @@ def new_code() -> WerkzeugResponse:
     _own_laptop()
     if not TakeoverForm().validate():
         abort(400)
-    feed.new_code()
+    pairing.new_code()
     return go_to(url_for(".hall") + "#spare")
 
 
@@ -127,10 +130,10 @@ def new_code() -> WerkzeugResponse:
 def line_qr() -> Response:
     """The pairing line as a QR code."""
     _own_laptop()
-    link = feed.link()
+    link = pairing.link()
     if link is None or not link.code:
         abort(404)
-    response = qr_svg(feed.Line(base_url(), link.code).text)
+    response = qr_svg(pairing.Line(base_url(), link.code).text)
     response.cache_control.no_store = True
     return response
 
@@ -141,7 +144,7 @@ def unpair() -> WerkzeugResponse:
     _own_laptop()
     if not TakeoverForm().validate():
         abort(400)
-    feed.unpair()
+    pairing.unpair()
     flash(gettext("This laptop sends nothing to a spare any more."), "ok")
     return go_to(url_for(".hall") + "#spare")
 
@@ -237,11 +240,11 @@ def follow() -> WerkzeugResponse:
                     "this laptop holds matches or tournaments of its own: a spare starts "
                     "with an empty database"
                 )
-            line = feed.parse_line(form.line.data or "")
-            paired = feed.pair(line, base_url())
+            line = pairing.parse_line(form.line.data or "")
+            paired = pairing.pair(line, base_url())
         except RulesError as exc:
             error = rules_message(exc)
-        except feed.Unreachable:
+        except Unreachable:
             error = gettext(
                 "The hall does not answer at this address: are both laptops on the same Wi-Fi?"
             )
@@ -296,7 +299,7 @@ def take_over() -> WerkzeugResponse:
 def pair() -> Response:
     """A spare proves it knows the hall's code: the hall's answer, signed."""
     _hall_only()
-    done = feed.accept(
+    done = pairing.accept(
         request.get_data(), request.headers.get("X-Scorer-Signature", ""), base_url()
     )
     if done.refused is not None:

@@ -22,7 +22,7 @@ from scorer.extensions import db
 from scorer.hall_models import SpareUnit
 from scorer.models import Hand
 from scorer.services.online import hall as online
-from scorer.services.spare import feed, receive
+from scorer.services.spare import feed, pairing, receive
 from scorer.services.spare import role as roles
 from scorer.services.spare.changes import snapshot
 from scorer.services.tournaments import (
@@ -319,7 +319,7 @@ def test_a_hall_whose_spare_is_away_goes_on(laptops: Laptops) -> None:
         db.session.remove()
     assert follow(laptops) == ["unreachable"]
     with on(laptops.hall):
-        link = feed.link()
+        link = pairing.link()
         assert link is not None and link.error
     laptops.wire.cut.clear()
     equal(laptops)  # back: it catches up

@@ -22,8 +22,8 @@ from flask import Flask
 
 from scorer.extensions import db
 from scorer.services.online.signing import body_hash, signature
-from scorer.services.spare import feed, receive
-from scorer.services.spare.feed import Answer
+from scorer.services.spare import pairing, receive
+from scorer.services.spare.wire import Answer
 from tests.spare_builders import (
     SPARE_ADDRESS,
     Laptops,
@@ -254,9 +254,9 @@ def test_pages_off_a_hall_and_for_strangers(tmp_path: Path, laptops: Laptops) ->
 
 def _pair_request(hall: Flask, code: str, spare: str = SPARE_ADDRESS) -> Any:
     body = json.dumps(
-        {"spare": spare, "nonce": "ab" * 16, "columns": feed.columns_digest()}
+        {"spare": spare, "nonce": "ab" * 16, "columns": pairing.columns_digest()}
     ).encode()
-    key = feed._code_key(code)
+    key = pairing.code_key(code)  # the test plays a spare that guesses
     return hall.test_client().post(
         "/hall/pair",
         data=body,
@@ -267,18 +267,18 @@ def _pair_request(hall: Flask, code: str, spare: str = SPARE_ADDRESS) -> Any:
 
 def test_a_wrong_code_is_counted_and_ten_void_it(laptops: Laptops) -> None:
     line = pairing_line(laptops.hall)
-    code = feed.parse_line(line).code
-    for _ in range(feed.TRIES):
+    code = pairing.parse_line(line).code
+    for _ in range(pairing.TRIES):
         assert _pair_request(laptops.hall, "0" * 16).status_code == 403
     # the right code now: void (a stranger guessed too often)
     assert _pair_request(laptops.hall, code).status_code == 410
     with laptops.hall.app_context():
-        link = feed.link()
+        link = pairing.link()
         assert link is not None and not link.address and not link.code
 
 
 def test_the_right_code_pairs_once(laptops: Laptops) -> None:
-    code = feed.parse_line(pairing_line(laptops.hall)).code
+    code = pairing.parse_line(pairing_line(laptops.hall)).code
     assert _pair_request(laptops.hall, code, spare="http://127.0.0.2:5000/x").status_code == 400
     answer = _pair_request(laptops.hall, code)
     assert answer.status_code == 200 and answer.headers["X-Scorer-Signature"]
@@ -299,12 +299,12 @@ def test_the_right_code_pairs_once(laptops: Laptops) -> None:
 )
 def test_a_wrong_line_on_the_spare_says_what(laptops: Laptops, line: str, says: str) -> None:
     pairing_line(laptops.hall)  # a code is open on the hall
-    original = feed.post
-    feed.post = laptops.wire
+    original = pairing.post
+    pairing.post = laptops.wire
     try:
         answer = laptops.spare.test_client().post("/spare/follow?lang=en", data={"line": line})
     finally:
-        feed.post = original
+        pairing.post = original
     assert answer.status_code == 422
     text = answer.get_data(as_text=True)
     assert says in text.replace("&#39;", "'")

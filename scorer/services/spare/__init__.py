@@ -10,9 +10,12 @@
 ``changes``
     The hall's side: what changed since the spare's confirmed state (fingerprints),
     and the pushes that carry it, in consistent groups.
+``pairing``
+    The line on the hall's page, typed on the spare's: the code proved, the key derived.
 ``feed``
-    The hall's side: pairing (the line the spare takes), pushing, and learning that
-    the spare took over.
+    The hall's side: pushing what changed, and learning that the spare took over.
+``wire``
+    How one laptop asks the other (a POST and its answer).
 ``receive``
     The spare's side: pairing with a hall, taking its pushes, what it holds.
 ``takeover``
