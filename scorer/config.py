@@ -77,6 +77,12 @@ class Config:
     # app has acknowledged survives a power cut.  Only the tests turn it OFF (their
     # databases are thrown away), where the waiting was half of the suite's time.
     SQLITE_SYNCHRONOUS = "FULL"
+    # a hall's laptop (python -m scorer.hall sets it): its pages of the spare laptop and the
+    # backup folder answer, to its own browser only (services.spare, views.hall)
+    HALL = False
+    # the folder the hall writes every tournament and series to, a few seconds after a
+    # change (a USB stick); the hall's page can choose another
+    BACKUP_FOLDER = ""
 
 
 def from_environment(instance_path: str) -> dict[str, Any]:
@@ -92,11 +98,7 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         # unset, the request's own, or this machine's network address for a localhost request
         "PUBLIC_URL": os.environ.get("PUBLIC_URL", ""),
         "TIMEZONE": os.environ.get("TIMEZONE") or Config.TIMEZONE,
-        # a hall's laptop (python -m scorer.hall sets it): its pages of the spare laptop and
-        # the backup folder answer, to its own browser only
         "HALL": os.environ.get("HALL", "") == "1",
-        # the folder the hall writes every tournament and series to, a few seconds after a
-        # change (a USB stick); the hall's page can choose another
         "BACKUP_FOLDER": os.environ.get("BACKUP_FOLDER", ""),
     }
 
