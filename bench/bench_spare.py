@@ -541,6 +541,10 @@ def main() -> int:
             env={**hall_laptop.env, "BACKUP_FOLDER": str(stick)},
             stdout=(folder / "follow.log").open("ab"), stderr=subprocess.STDOUT,
         )  # fmt: skip
+        waited = time.monotonic()
+        while not list(stick.glob("*.json")) and time.monotonic() - waited < 600:
+            time.sleep(0.1)  # the folder's first file (the whole tournament, read once)
+        print(f"first file in the folder: {time.monotonic() - waited:.1f} s", flush=True)
         phases.append(run_phase("spare and folder", hall_laptop, night["tables"], night["view"],
                                 args, spare, follower, stick))  # fmt: skip
         text = table(phases, sync, args.tables, args.seconds)

@@ -184,23 +184,25 @@ class Folder:
         if not path.is_dir():
             _note(error=f"no folder {folder}")
             return 0
-        made: list[tuple[str, str, str, bytes]] = []
+        made: list[tuple[str, str, str, bytes, float]] = []
         now = time.monotonic()
         with snapshot() as connection:
             self.survey.look(connection)
             for keys in self.survey.groups():
                 name, state_of = self._due(keys, now)
+                started = time.monotonic()
                 if name is not None and (data := _export(keys, self.kept)) is not None:
-                    made.append((name, state_of, *data))
+                    made.append((name, state_of, *data, time.monotonic() - started))
         written = 0
-        for name, state_of, file, document in made:
+        for name, state_of, file, document, exporting in made:
             started = time.monotonic()
             try:
                 write_atomically(path / file, document)
             except OSError as error:
                 _note(error=f"{file}: {error.strerror or error}")
                 return written
-            self.cost[name] = time.monotonic() - started
+            # what a write of this file costs: reading it out and writing it
+            self.cost[name] = exporting + time.monotonic() - started
             self.written[name], self.when[name] = state_of, time.monotonic()
             written += 1
         if written:
