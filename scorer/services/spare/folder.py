@@ -11,9 +11,9 @@ Each file is complete at every moment: it is read in one snapshot of the
 database, written to a temporary file in the same folder, flushed to the disk
 (``fsync``) and only then renamed over the old one (and the folder's entry
 flushed too) — a laptop dying mid-write leaves the file before, never half a
-file.  A file is written at most every :data:`MIN_GAP` seconds, or three times
-as long as its last write took (a big tournament on a slow stick), so the
-follower never spends its time on one stick.  Each match's part of a file is
+file.  A file is written at most every :data:`MIN_GAP` seconds, or as long as
+its last write took (a big tournament on a slow stick), so the follower never
+spends all its time on one stick.  Each match's part of a file is
 kept between writes by its version (``tournaments.backup_loading.Kept``): a
 write reads again only the tables that changed (a 200-table tournament: a
 fifth of a second instead of seconds).
@@ -46,8 +46,10 @@ _SPELLED_OUT = str.maketrans(
 )
 MIN_GAP = 2.0
 """Seconds between two writes of one file at least."""
-SLOW = 3.0
-"""A file is written again at the earliest this many times its last write's time later."""
+SLOW = 1.0
+"""A file is written again at the earliest this many times its last write's time later (the
+follower runs at a low priority: what it spends is the phones' spare CPU; on a slow stick
+or a busy laptop the writes space out by themselves)."""
 MOST_FOLDER = 500
 PLACES = ("/media", "/run/media", "/mnt", "/Volumes")
 """Where a USB stick shows up on a laptop (Debian and Ubuntu, Fedora, by hand, macOS)."""
