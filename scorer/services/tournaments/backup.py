@@ -63,6 +63,7 @@ Decisions:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -72,13 +73,11 @@ from sqlalchemy import select
 from ...extensions import db
 from ...online_models import OnlineLink
 from ...resources import RELEASE
-from ...rules import RulesError
 from ...tournament_models import RetiredLink, Series, Tournament
 from ..backup_format import FORMAT as MATCH_FORMAT
 from ..backup_format import VERSION, compact_rules, parse
 from ..errors import BackupError
 from ..errors import Said as _
-from ..online.signing import parse_line
 from . import restoring
 from .backup_loading import Kept, match_exports
 from .backup_reader import MAX_EVENINGS, MAX_FILE_HANDS, TOURNAMENT_FORMAT, Loader
@@ -317,20 +316,32 @@ class Restored:
     online: int = 0
 
 
+_ONLINE_ADDRESS = re.compile(r"https?://[^\s#?/]+(?:/[^\s#?]*)?/online/[0-9]{1,12}")
+_ONLINE_KEY = re.compile(r"[0-9a-f]{64}")
+
+
 def _online(body: Any, where: Any) -> tuple[str, str] | None:
-    """A tournament's online connection in the file (address, key), checked; None: none."""
+    """A tournament's online connection in the file (the hosted page's address and key, as
+    its connection line has them), checked; None: none."""
     value = body.get("online") if isinstance(body, dict) else None
     if value is None:
         return None
     address = value.get("address") if isinstance(value, dict) else None
     key = value.get("key") if isinstance(value, dict) else None
-    try:
-        if not isinstance(address, str) or not isinstance(key, str) or len(address) > 300:
-            raise RulesError("the line starts with the hosted copy's address (https://…)")
-        connection = parse_line(f"{address}#{key}")
-    except RulesError as exc:
-        raise BackupError(where=_("%(where)s, online", where=where), cause=exc) from None
-    return connection.address, connection.key
+    if (
+        not isinstance(address, str)
+        or len(address) > 300
+        or not _ONLINE_ADDRESS.fullmatch(address)
+        or not isinstance(key, str)
+        or not _ONLINE_KEY.fullmatch(key)
+    ):
+        raise BackupError(
+            _(
+                "%(where)s: the online connection is not a hosted page's address and key",
+                where=_("%(where)s, online", where=where),
+            )
+        )
+    return address, key
 
 
 def _stand(data: dict[str, Any]) -> datetime | None:
