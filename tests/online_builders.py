@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 from flask import Flask
 
 from scorer.extensions import db
-from scorer.services.online.hall import Answer, Unreachable
+from scorer.services.wire import Answer, Unreachable
 from tests.builders import form_data, make_app
 
 

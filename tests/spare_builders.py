@@ -31,8 +31,8 @@ from sqlalchemy import select, text
 
 from scorer.extensions import db
 from scorer.services.spare.feed import Feed
-from scorer.services.spare.wire import Answer, Unreachable
 from scorer.services.tournaments import backup, published
+from scorer.services.wire import Answer, Unreachable
 from scorer.tournament_models import Series, Tournament
 from tests.builders import PG_URL, make_app
 

@@ -32,8 +32,8 @@ from ..services.spare import address, folder, pairing, receive, takeover
 from ..services.spare import role as roles
 from ..services.spare.changes import last_change
 from ..services.spare.rows import Refused
-from ..services.spare.wire import Unreachable
 from ..services.tournaments import restored as notes
+from ..services.wire import Unreachable
 from ..web import go_to, render
 from ..words import rules_message
 from .polls import qr_svg

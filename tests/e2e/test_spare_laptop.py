@@ -25,7 +25,7 @@ from scorer.extensions import db
 from scorer.pdf import preload as preload_pdf
 from scorer.services.spare import takeover
 from scorer.services.spare.feed import Feed
-from scorer.services.spare.wire import post
+from scorer.services.wire import post
 from tests.e2e.conftest import TIMEOUT_MS, Line, fits_width, no_axe_violations
 from tests.spare_builders import laptop
 from tests.tournament_builders import drawn, play_round, tournament_with

@@ -23,7 +23,7 @@ from flask import Flask
 from scorer.extensions import db
 from scorer.services.online.signing import body_hash, signature
 from scorer.services.spare import pairing, receive
-from scorer.services.spare.wire import Answer
+from scorer.services.wire import Answer
 from tests.spare_builders import (
     SPARE_ADDRESS,
     Laptops,

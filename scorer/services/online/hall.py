@@ -15,10 +15,7 @@ from __future__ import annotations
 
 import json
 import secrets
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import select
 
@@ -31,11 +28,9 @@ from ..tournaments.money import prize_list
 from ..tournaments.public_state import Built, build
 from ..tournaments.series import series_standings
 from ..unit import use_case
+from ..wire import Post, Unreachable, post
 from .document import content_digest, document, dumps
 from .signing import body_hash, parse_line, signature
-
-TIMEOUT = 10.0
-"""Seconds a push waits for the hosted copy (a phone hotspot at the break is slow)."""
 
 USER_AGENT = "scorer-hall"
 
@@ -73,38 +68,6 @@ def link_of(tournament: Tournament) -> OnlineLink | None:
 # -- pushing ----------------------------------------------------------------------------
 
 
-class Unreachable(Exception):
-    """No answer from the hosted copy (no reception, a timeout, a refused connection)."""
-
-
-@dataclass(frozen=True)
-class Answer:
-    status: int
-    body: dict[str, Any]
-
-
-def _post(url: str, body: bytes, headers: dict[str, str]) -> Answer:
-    request = urllib.request.Request(url, data=body, method="POST", headers=headers)
-    try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
-            return Answer(response.status, _json(response.read()))
-    except urllib.error.HTTPError as error:
-        return Answer(error.code, _json(error.read()))
-    except (urllib.error.URLError, OSError, ValueError) as error:
-        raise Unreachable(str(error)[:200]) from None
-
-
-def _json(raw: bytes) -> dict[str, Any]:
-    try:
-        value = json.loads(raw.decode("utf-8")) if raw else {}
-    except (UnicodeDecodeError, ValueError):
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
-Post = Any  # the transport (tests hand in their own): (url, body, headers) -> Answer
-
-
 def _connect(row: OnlineLink, post: Post) -> None:
     body = json.dumps({"hall": row.hall, "nonce": secrets.token_hex(16)}).encode()
     page = int(row.address.rsplit("/", 1)[-1])
@@ -126,7 +89,7 @@ class Pusher:
     """The pusher's memory between rounds: the last build per tournament (to go on from)."""
 
     zone: str = "Europe/Berlin"
-    post: Post = _post
+    post: Post = post
     built: dict[int, Built] | None = None
 
     def push(self, row: OnlineLink) -> str:

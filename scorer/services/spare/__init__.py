@@ -14,8 +14,6 @@
     The line on the hall's page, typed on the spare's: the code proved, the key derived.
 ``feed``
     The hall's side: pushing what changed, and learning that the spare took over.
-``wire``
-    How one laptop asks the other (a POST and its answer).
 ``receive``
     The spare's side: pairing with a hall, taking its pushes, what it holds.
 ``takeover``

@@ -30,12 +30,12 @@ from ...models import utcnow
 from ...resources import RELEASE
 from ..online.signing import body_hash, signature
 from ..unit import machinery
+from ..wire import Answer, Post, Unreachable, post, signed_headers
 from . import role as roles
 from .changes import Key, Survey, plan, snapshot
 from .pairing import link, link_row
 from .receive import FORMAT
 from .rows import columns
-from .wire import Answer, Post, Unreachable, post, signed_headers
 
 HEARTBEAT = 3.0
 """Seconds without a change after which an empty push tells the spare the hall lives."""

@@ -15,12 +15,11 @@ from __future__ import annotations
 import logging
 import os
 import threading
-import time
-from collections.abc import Callable
 from typing import Any
 
-from ...extensions import db
-from .feed import Feed, Post, post
+from ..rounds_loop import in_rounds
+from ..wire import Post, post
+from .feed import Feed
 from .folder import Folder
 
 EVERY = 1.0
@@ -42,39 +41,15 @@ def run(
     setting = str(app.config.get("BACKUP_FOLDER") or "")
     stop = threading.Event()
     beside = threading.Thread(
-        target=_rounds,
-        args=(app, lambda: folder.round(setting), rounds, every, parent, stop),
+        target=in_rounds,
+        args=(app, lambda: folder.round(setting)),
+        kwargs={"every": every, "rounds": rounds, "log": log, "stop": stop, "parent": parent},
         name="backup folder",
         daemon=True,
     )
     beside.start()
     try:
-        _rounds(app, feed.round, rounds, every, parent, stop)
+        in_rounds(app, feed.round, every=every, rounds=rounds, log=log, stop=stop, parent=parent)
     finally:
         stop.set()
         beside.join(timeout=60)
-
-
-def _rounds(
-    app: Any,
-    step: Callable[[], object],
-    rounds: int | None,
-    every: float,
-    parent: int,
-    stop: threading.Event,
-) -> None:
-    done = 0
-    while (rounds is None or done < rounds) and not stop.is_set():
-        started = time.monotonic()
-        with app.app_context():
-            try:
-                step()
-            except Exception:  # the next round tries again; the hall goes on regardless
-                log.exception("a round of the follower failed")
-                db.session.rollback()
-            finally:
-                db.session.remove()
-        done += 1
-        if rounds is None and os.getppid() != parent:
-            return  # the hall was stopped
-        stop.wait(max(0.0, every - (time.monotonic() - started)))

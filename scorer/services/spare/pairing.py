@@ -27,9 +27,9 @@ from ...resources import RELEASE
 from ...rules import RulesError
 from ..online.signing import body_hash, signature, signed
 from ..unit import machinery, use_case
+from ..wire import Post, post, signed_headers
 from . import role as roles
 from .rows import columns
-from .wire import Post, post, signed_headers
 
 CODE_FOR = timedelta(minutes=15)
 """How long a pairing code is good for."""

@@ -1,8 +1,10 @@
-"""How one laptop asks another: a POST, its answer (status, JSON, headers, bytes), or none.
+"""How one instance of the app asks another: a POST, its answer (status, JSON, headers,
+bytes), or none.
 
-The hall pushes to its spare and asks what it holds; the spare pairs with the
-hall.  Tests hand their own transport (:data:`Post`) to carry the requests to the
-other laptop's test client.
+The hall pushes to its hosted copy (``services.online``) and to its spare laptop,
+and asks the spare what it holds; the spare pairs with the hall
+(``services.spare``).  Tests hand their own transport (:data:`Post`) to carry the
+requests to the other instance's test client.
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 TIMEOUT = 10.0
-"""Seconds a request waits for the other laptop's answer."""
+"""Seconds a request waits for the other instance's answer (a phone's hotspot at the break
+is slow)."""
 
 
 class Unreachable(Exception):
-    """No answer from the other laptop (not on the network, switched off, a timeout)."""
+    """No answer from the other instance (no reception, switched off, a refused connection,
+    a timeout)."""
 
 
 @dataclass(frozen=True)
