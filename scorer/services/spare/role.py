@@ -8,28 +8,16 @@ small read) and gets :class:`NotTheHall` unless this laptop is the hall.  A
 database without the row (every hosted copy, every laptop that never had a
 spare) is a hall.
 
-**What a table phone compares** (the interface of issue 35 §2, the phones' part):
-:func:`laptop_mark` is a short text that names the laptop a page talks to and
-whether the tournament was brought back there::
-
-    "<laptop token>.<generation>"                     a hall as it always was
-    "<laptop token>.<generation>.r<restored at>"      a tournament restored from a
-                                                      file, or taken over by a spare
-
-A phone's page keeps the mark of its first answer; when an answer carries
-another one, it talks to another laptop now (a spare that took over, a laptop
-that restored a backup) or to the same one after a restore — and resends the
-deals it holds that this laptop lacks.  The table's pages and polls carry it
-(``X-Scorer-Laptop``, and ``data-laptop`` on the page), put there by the table's
-views with ``laptop_mark(tournament.restored)``.  It costs one read of this row.
+What a table phone compares to learn it talks to another laptop now is the
+phones' own laptop id (issue 35 §2: a hash of the laptop's secret key): a spare,
+installed apart, keeps a key of its own, so a takeover changes it.
+``token`` here names the laptop to the other one (the hall to its spare).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
@@ -133,13 +121,3 @@ def state_row() -> HallState:
     row = db.session.get(HallState, ROW)
     assert row is not None
     return row
-
-
-def laptop_mark(restored: Mapping[str, Any] | None = None) -> str:
-    """The mark a table phone compares (see the module's docstring); ``restored`` is the
-    tournament's ``restored`` mark (:mod:`scorer.services.tournaments.restored`)."""
-    role = ensure()
-    mark = f"{role.token}.{role.generation}"
-    if restored and restored.get("at"):
-        mark += ".r" + "".join(ch for ch in str(restored["at"]) if ch.isalnum())
-    return mark
