@@ -41,14 +41,14 @@ SPARE_ADDRESS = "http://127.0.0.2:5000"
 
 
 def _database(folder: Path, name: str) -> str:
+    """A database of its own for the laptop ``name``: a file, or a schema beside the test's
+    (never the test's own: the browser tests' live server empties that one)."""
     if not PG_URL:
         return f"sqlite:///{folder / (name + '.sqlite')}"
     found = re.search(r"search_path%3D(\w+)", PG_URL)
-    base = found.group(1) if found else "public"
-    schema = f"{base}_{name}" if name != "hall" else (base if found else "test_hall")
-    url = PG_URL.split("?")[0] if found else PG_URL
-    joined = "&" if "?" in url else "?"
-    return f"{url}{joined}options=-csearch_path%3D{schema}"
+    schema = f"{found.group(1) if found else 'test'}_{name}"
+    url = PG_URL.split("?")[0]
+    return f"{url}?options=-csearch_path%3D{schema}"
 
 
 def _fresh(url: str) -> None:
