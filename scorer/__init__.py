@@ -89,7 +89,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     from . import assets, cache, chart, jobs, slots, web, words
     from .paper import ahead
+    from .services import unit
+    from .services.spare import role
     from .views import (
+        hall,
         hands,
         live,
         main,
@@ -110,8 +113,22 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     slots.init_app(app)
     jobs.init_app(app)
     ahead.init_app(app)  # the job that makes a round's paper, wished for after each change
-    for module in (main, matches, hands, two_player, melds, sheets, sessions, live, stats, online):
+    for module in (
+        main,
+        matches,
+        hands,
+        two_player,
+        melds,
+        sheets,
+        sessions,
+        live,
+        stats,
+        online,
+        hall,
+    ):
         app.register_blueprint(module.bp)
+    # only the hall writes: a spare following it, or a hall its spare replaced, refuses
+    unit.guard(role.check_writable)
     from .views.stammtisch import BLUEPRINTS as STAMMTISCH
     from .views.tournaments import BLUEPRINTS
 

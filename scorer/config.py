@@ -6,9 +6,9 @@ README's table lists them all) — can be set from the environment as
 ``SCORER_<KEY>`` (:func:`from_prefixed_environment`: ``SCORER_WORK_SLOTS=2``,
 ``SCORER_PDF_AHEAD=false``, ``SCORER_LIMIT_PDF="30 per minute"``).  The few
 variables a deployer knew before the prefix (``DATABASE_URL``, ``SECRET_KEY``,
-``SESSION_COOKIE_SECURE``, ``TRUSTED_HOSTS``, ``PUBLIC_URL``, ``TIMEZONE``, and a
-hosted copy's ``ONLINE_INVITATIONS``) keep working; a prefixed one wins over its
-unprefixed twin.
+``SESSION_COOKIE_SECURE``, ``TRUSTED_HOSTS``, ``PUBLIC_URL``, ``TIMEZONE``, a hosted
+copy's ``ONLINE_INVITATIONS``, a hall's ``HALL`` and ``BACKUP_FOLDER``) keep working; a
+prefixed one wins over its unprefixed twin.
 """
 
 from __future__ import annotations
@@ -50,6 +50,9 @@ class Config:
         "t_backup.restore": 16 * 1024 * 1024,
         # a Stammtisch's backup with all its evenings: a year of 40 evenings is ~6 MB
         "st_backup.restore": 16 * 1024 * 1024,
+        # what a hall pushes to its spare, compressed (a whole hall of big tournaments at once,
+        # when the spare has just been paired: 200 tables of three rounds are ~1.5 MB)
+        "hall.push": 64 * 1024 * 1024,
         # a hall's pushed state (3,000 players are about 0.1 MB compressed)
         "online.push": 4 * 1024 * 1024,
     }
@@ -105,6 +108,12 @@ class Config:
     # app has acknowledged survives a power cut.  Only the tests turn it OFF (their
     # databases are thrown away), where the waiting was half of the suite's time.
     SQLITE_SYNCHRONOUS = "FULL"
+    # a hall's laptop (python -m scorer.hall sets it): its pages of the spare laptop and the
+    # backup folder answer, to its own browser only (services.spare, views.hall)
+    HALL = False
+    # the folder the hall writes every tournament and series to, a few seconds after a
+    # change (a USB stick); the hall's page can choose another
+    BACKUP_FOLDER = ""
 
 
 def from_environment(instance_path: str) -> dict[str, Any]:
@@ -123,6 +132,8 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         # who may make pages on this hosted copy (/online/new): the invitation codes its
         # operator hands out; none set, it makes no pages (a hall needs none)
         "ONLINE_INVITATIONS": invitations(os.environ.get("ONLINE_INVITATIONS")),
+        "HALL": os.environ.get("HALL", "") == "1",
+        "BACKUP_FOLDER": os.environ.get("BACKUP_FOLDER", ""),
     }
 
 

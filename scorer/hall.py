@@ -13,10 +13,13 @@ The organiser's laptop runs the app for every phone on its own Wi-Fi
 4. gunicorn serves on every interface, port 5000 (``PORT``), with two workers
    of four threads each (bench/RESULTS.md);
 5. beside it run, each a process of its own at a low priority, the job queue's
-   worker (``scorer.worker``: a round's paper made ahead) and the pusher
+   worker (``scorer.worker``: a round's paper made ahead), the pusher
    (``scorer.online_push``: a tournament the organiser put online is sent to its
-   hosted copy whenever the laptop reaches the internet); one that ends by itself
-   is started again, and both are stopped with the server;
+   hosted copy whenever the laptop reaches the internet) and the follower
+   (``scorer.follow``: it keeps a paired spare laptop and the backup folder up to
+   date); one that ends by itself is started again, and all are stopped with the
+   server.  Before it serves, a hall with a spare asks it whether it took over
+   meanwhile (then this laptop writes nothing any more);
 6. killed hard (kill -9, a crash) and started again at once, it comes back by itself:
    its workers die with it, and it waits for its port while anything still holds it
    (``scorer.processes``); the processes beside it end by themselves once the server
@@ -115,8 +118,8 @@ def serve(bind: str, *, workers: int = 2, pusher: bool = False, worker: bool = T
     """Migrate, then serve with gunicorn on ``bind`` (gthread: ``workers`` × 4 threads).
 
     ``worker``: the job queue's worker beside it (``scorer.worker``); ``pusher``: the
-    tournament online's pusher.  Each a process of its own, started again when it ends
-    by itself, stopped with the server.
+    tournament online's pusher and the spare's follower (``scorer.follow``).  Each a
+    process of its own, started again when it ends by itself, stopped with the server.
     """
     from gunicorn.app.base import BaseApplication
 
@@ -130,6 +133,11 @@ def serve(bind: str, *, workers: int = 2, pusher: bool = False, worker: bool = T
 
         upgrade()
         discard_stale()  # what a restore left when the laptop died in the middle of it
+        if pusher:
+            from .services.spare.feed import check_at_start
+
+            if check_at_start():  # the spare took over while this laptop was away
+                print("scorer: the spare laptop has taken over: this one writes nothing")
 
     class Server(BaseApplication):
         def load_config(self) -> None:
@@ -154,7 +162,11 @@ def serve(bind: str, *, workers: int = 2, pusher: bool = False, worker: bool = T
     wait_for_port(host.strip("[]") or "0.0.0.0", int(port))  # the old server's workers going
     beside = [
         Beside(module)
-        for module, wanted in (("scorer.worker", worker), ("scorer.online_push", pusher))
+        for module, wanted in (
+            ("scorer.worker", worker),
+            ("scorer.online_push", pusher),
+            ("scorer.follow", pusher),
+        )
         if wanted
     ]
     for process in beside:
@@ -177,6 +189,7 @@ def main() -> None:
     port = int(os.environ.get("PORT", "5000"))
     if not (os.environ.get("SCORER_SECRET_KEY") or os.environ.get("SECRET_KEY")):  # README
         os.environ["SECRET_KEY"] = secret_key(instance_folder())
+    os.environ.setdefault("HALL", "1")  # the pages of the spare laptop and the backup folder
     address = lan_address()
     given = os.environ.get("SCORER_PUBLIC_URL") or os.environ.get("PUBLIC_URL")  # README
     if address and not given:

@@ -120,6 +120,10 @@ class Tournament(db.Model):  # type: ignore[name-defined]
     # a restore writing it in parts (services.tournaments.restoring): the moment of its last
     # part; None once complete (its links are stand-ins until then, so nobody finds it)
     restoring: Mapped[datetime | None] = mapped_column(default=None)
+    # brought back on this laptop from a backup or by a spare taking over
+    # (services.spare.notes): {"how": "file" | "spare", "stand": the state's time,
+    # "at": when, "round": its last round, "deals": the deals it held}; None otherwise
+    restored: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
 
     series: Mapped[Series | None] = relationship(back_populates="tournaments")
     entrants: Mapped[list[Entrant]] = relationship(

@@ -26,13 +26,16 @@ from flask import (
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import HTTPException, NotFound, SecurityError, UnsupportedMediaType
 from werkzeug.routing import BaseConverter
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from . import services
 from .extensions import db, htmx, limiter
-from .services.tournaments.port import replaced_link
+from .services.spare import role as roles
+from .services.tournaments.port import replaced_link, restored_lately
+from .words import local_time
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -229,6 +232,8 @@ def _not_found(_: Exception) -> tuple[str, int] | Response:
     """
     token = (request.view_args or {}).get("token")
     old = replaced_link(token) if isinstance(token, str) else None
+    if old is None and request.path.startswith(("/m/", "/v/")):
+        return _missing_match()
     if old is None:
         return _error_page(NotFound())
     if is_htmx():
@@ -237,6 +242,73 @@ def _not_found(_: Exception) -> tuple[str, int] | Response:
         response.headers["HX-Reswap"] = "innerHTML show:window:top"
         return response
     return render_template("tournaments/table/replaced.html", link=old), 410
+
+
+def _missing_match() -> Response:
+    """A match's link this laptop does not know: said plainly, with what was restored here
+    lately (a table drawn after the backup was made is not in it).
+
+    ``X-Scorer-Not-Here: match`` tells a table phone's page that this laptop lacks its
+    table (it keeps what it holds and says so; it does not drop a queued entry).
+    """
+    lately = restored_lately()
+    message = gettext(
+        "This match is not on this laptop. A link works only exactly as it was shared; if "
+        "yours is, please tell the organisers (Turnierleitung)."
+    )
+    if lately:
+        found = lately[0].restored
+        message = gettext(
+            "This table is not on this laptop. “%(name)s” was brought back here at %(at)s from "
+            "a state of %(stand)s: a table drawn or changed after that is not in it. Please "
+            "tell the organisers (Turnierleitung); keep the phone as it is.",
+            name=lately[0].name,
+            at=local_clock(found.at),
+            stand=local_clock(found.stand),
+        )
+    response = make_response(
+        render_template("errors/error.html", code=404, message=message, missing=True), 404
+    )
+    response.headers["X-Scorer-Not-Here"] = "match"
+    return response
+
+
+def local_clock(moment: Any) -> str:
+    """A stored (UTC) time as the hall's clock shows it ("20:41"), or "?"."""
+    return local_time(moment) if moment is not None else "?"
+
+
+def _not_the_hall(error: roles.NotTheHall) -> tuple[str, int, dict[str, str]]:
+    """A write on a laptop that is not the hall: nothing was saved, and why.
+
+    503 with ``Retry-After``: a table phone's page keeps an entry it could not save here
+    (it is not lost) and sends it again later — to the laptop that is the hall then.
+    """
+    db.session.rollback()
+    role = error.role
+    if role.role == roles.SPARE:
+        message = gettext(
+            "Nothing was saved: this laptop is the spare. It follows the hall and takes "
+            "nothing itself until it takes over (page “Spare laptop”)."
+        )
+    else:
+        message = gettext(
+            "Nothing was saved: this laptop is no longer the hall. The spare laptop took "
+            "over at %(at)s; enter everything there.",
+            at=local_clock(role.replaced_at),
+        )
+    headers = {"Retry-After": "30", "X-Scorer-Laptop": role.role}
+    return render_template("errors/error.html", code=503, message=message), 503, headers
+
+
+def laptop_role() -> roles.Role:
+    """What this laptop is (every page's banner says when it is not the hall); a hall when
+    the database cannot say (an error page shows without the banner, never a second error)."""
+    try:
+        return roles.current()
+    except SQLAlchemyError:
+        db.session.rollback()
+        return roles.Role()
 
 
 def _forms_only() -> None:
@@ -358,4 +430,6 @@ def init_app(app: Flask) -> None:
     # unless it is a tournament table's link that the organiser replaced
     app.register_error_handler(services.NotFound, _not_found)
     app.register_error_handler(services.ConflictError, _conflict)
+    app.register_error_handler(roles.NotTheHall, _not_the_hall)
+    app.add_template_global(laptop_role, "laptop_role")
     app.register_error_handler(500, _server_error)

@@ -28,7 +28,7 @@ from flask_babel import lazy_gettext as _l
 
 from .rules import OUTCOMES, Bonus, RulesError, Verdict, verdict_of
 from .rules.tournament import Schedule, write_schedule
-from .services.online import trouble
+from .services import trouble
 
 MINUS = "−"  # U+2212: the one minus sign of the sheet, the money and the messages
 
@@ -324,7 +324,7 @@ _TROUBLE_HTTP: dict[int, Any] = {
 
 
 def online_trouble(reason: str) -> str:
-    """Why the hall's last push did not get through (``services.online.trouble``), in words.
+    """Why the hall's last push did not get through (``services.trouble``), in words.
 
     A reason stored by an earlier release (the exception's own text) reads as "no
     connection"; an HTTP status without words of its own is named.

@@ -19,8 +19,8 @@ from urllib.parse import urlsplit
 from flask import Flask
 
 from scorer.extensions import db
-from scorer.services.online import trouble
-from scorer.services.online.hall import Answer, Unreachable
+from scorer.services import trouble
+from scorer.services.wire import Answer, Unreachable
 from tests.builders import INVITATION, form_data, make_app
 
 

@@ -48,6 +48,20 @@ _RETRY_STATES = {"40001", "40P01"}  # serialization failure, deadlock detected
 _UNIT = "scorer.unit"
 _EVENTS = "scorer.unit.events"
 
+_GUARDS: list[Callable[[], None]] = []
+
+
+def guard(check: Callable[[], None]) -> None:
+    """Ask ``check()`` before every use case (outermost unit, first attempt); what it
+    raises refuses the use case before it reads or writes anything.
+
+    The app factory registers :func:`scorer.services.spare.role.check_writable`: only
+    the hall writes (a spare following it, or a hall its spare replaced, refuses).
+    Registering the same check twice keeps one.
+    """
+    if check not in _GUARDS:
+        _GUARDS.append(check)
+
 
 class LostRace(ConflictError):
     """A guarded write found its row changed since this request read it.
@@ -84,12 +98,16 @@ def _lost(exc: BaseException) -> bool:
     return isinstance(exc, DBAPIError) and state in _RETRY_STATES
 
 
-def unit_of_work(*, keep_loaded: bool = False) -> Callable[[Callable[P, T]], Callable[P, T]]:
+def unit_of_work(
+    *, keep_loaded: bool = False, guarded: bool = True
+) -> Callable[[Callable[P, T]], Callable[P, T]]:
     """A decorator that runs a function as one unit of work: committed once, rolled back on
     any error, run again on a lost race.
 
     ``keep_loaded``: the commit leaves the loaded objects as they are (the answer is
-    rendered from what was just written instead of reading it again).
+    rendered from what was just written instead of reading it again).  ``guarded``: the
+    guards (:func:`guard`) are asked first; off only for the machinery that changes what
+    they ask (a spare's pairing and takeover, a hall learning it was replaced).
     """
 
     def decorate(inner: Callable[P, T]) -> Callable[P, T]:
@@ -98,6 +116,9 @@ def unit_of_work(*, keep_loaded: bool = False) -> Callable[[Callable[P, T]], Cal
             session = db.session()
             if session.info.get(_UNIT):
                 return inner(*args, **kwargs)  # part of the enclosing use case
+            if guarded:
+                for check in _GUARDS:
+                    check()
             for attempt in range(1, ATTEMPTS + 1):
                 session.info[_UNIT] = True
                 session.info[_EVENTS] = []
@@ -133,3 +154,6 @@ def unit_of_work(*, keep_loaded: bool = False) -> Callable[[Callable[P, T]], Cal
 
 use_case = unit_of_work()
 """Run the decorated service function as one use case (see the module's docstring)."""
+
+machinery = unit_of_work(guarded=False)
+"""A unit of work that does not ask the guards: the machinery that sets what they ask."""

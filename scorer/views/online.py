@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, abort, current_app, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -32,6 +32,7 @@ from ..web import go_to, render
 from ..words import fund_note, percent, rules_message
 from .polls import qr_svg, read_only
 from .public_pages import PublicSite, add_public_pages
+from .signed import answer, header_number
 
 bp = Blueprint("online", __name__, cli_group="online")
 bp.cli.help = "The tournament online: push to the hosted copies (the hall does it by itself)."
@@ -128,22 +129,10 @@ def take_down(token: str) -> WerkzeugResponse:
 # -- what a hall sends ------------------------------------------------------------------
 
 
-def _answer(status: int, **values: Any) -> Response:
-    response = jsonify(values)
-    response.status_code = status
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
-def _header_number(name: str) -> int | None:
-    raw = request.headers.get(name, "")
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 12 else None
-
-
 @bp.post("/online/<int:page_id>")
 def push_base(page_id: int) -> Response:
     """The page's address (what the connection line names): the hall adds connect/push."""
-    return _answer(404, why="connect or push")
+    return answer(404, why="connect or push")
 
 
 @bp.post("/online/<int:page_id>/connect")
@@ -155,20 +144,20 @@ def connect(page_id: int) -> Response:
             page_id, request.get_data(), request.headers.get("X-Scorer-Signature", "")
         )
     except hosted.Refused as refused:
-        return _answer(refused.status, why=refused.why, generation=refused.generation)
+        return answer(refused.status, why=refused.why, generation=refused.generation)
     except services.ConflictError:
-        return _answer(409, why="busy, try again")
-    return _answer(200, generation=generation, seq=seq)
+        return answer(409, why="busy, try again")
+    return answer(200, generation=generation, seq=seq)
 
 
 @bp.post("/online/<int:page_id>/push")
 @csrf.exempt
 def push(page_id: int) -> Response:
     """A hall's state (signed, numbered): taken when it is newer than what the page shows."""
-    generation = _header_number("X-Scorer-Generation")
-    seq = _header_number("X-Scorer-Seq")
+    generation = header_number("X-Scorer-Generation")
+    seq = header_number("X-Scorer-Seq")
     if generation is None or seq is None:
-        return _answer(400, why="no generation or sequence number")
+        return answer(400, why="no generation or sequence number")
     try:
         new_state = hosted.receive(
             page_id,
@@ -178,12 +167,12 @@ def push(page_id: int) -> Response:
             request.headers.get("X-Scorer-Signature", ""),
         )
     except hosted.Refused as refused:
-        return _answer(
+        return answer(
             refused.status, why=refused.why, generation=refused.generation, seq=refused.seq
         )
     except services.ConflictError:
-        return _answer(409, why="busy, try again")
-    return _answer(200, taken=new_state, seq=seq)
+        return answer(409, why="busy, try again")
+    return answer(200, taken=new_state, seq=seq)
 
 
 # -- the public pages -------------------------------------------------------------------

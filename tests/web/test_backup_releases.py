@@ -22,6 +22,7 @@ import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -73,18 +74,44 @@ RESTORE = textwrap.dedent(
                 len(m.hands) for r in rows for m in r.matches)}))
         else:
             result = backup.restore(raw)
-            print(json.dumps({"tournament": result.tournament.name}))
+            if result.series is not None:
+                print(json.dumps({"series": result.series.name,
+                                  "evenings": len(result.series.tournaments)}))
+            else:
+                print(json.dumps({"tournament": result.tournament.name}))
+    """
+)
+
+EXPORT = textwrap.dedent(
+    """
+    import json, sys
+    from scorer import create_app
+    from scorer.extensions import db
+    from scorer.services.tournaments import backup, rounds, series
+    from tests.tournament_builders import drawn, play_round, tournament_with
+    database = sys.argv[1]
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database})
+    with app.app_context():
+        db.create_all()
+    with app.test_request_context("/"):
+        alone = tournament_with(9, deals=3, name="Alt")
+        play_round(drawn(alone, 1), hands=2)
+        one = tournament_with(9, deals=3, rounds_=1, name="Cup")
+        play_round(drawn(one, 1))
+        rounds.close_round(one, one.round_rows[0])
+        cup = series.create_series(one)
+        print(json.dumps({"tournament": backup.export_tournament(alone),
+                          "series": backup.export_series(cup)}))
     """
 )
 
 
-def restore_on(previous: Path, tmp_path: Path, kind: str, data: dict[str, object]) -> dict:
-    path = tmp_path / f"{kind}.json"
-    path.write_text(json.dumps(data))
+def on_previous(previous: Path, script: str, *args: str) -> Any:
+    """Run ``script`` with the release before; the JSON of its last line."""
     env = {**os.environ, "PYTHONPATH": str(previous)}
     env.pop("TEST_DATABASE_URL", None)
     done = subprocess.run(
-        [sys.executable, "-c", RESTORE, kind, str(path), f"sqlite:///{tmp_path / 'old.sqlite'}"],
+        [sys.executable, "-c", script, *args],
         cwd=previous,
         env=env,
         capture_output=True,
@@ -93,6 +120,15 @@ def restore_on(previous: Path, tmp_path: Path, kind: str, data: dict[str, object
     )
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def restore_on(previous: Path, tmp_path: Path, kind: str, data: dict[str, object]) -> dict:
+    path = tmp_path / f"{kind}.json"
+    path.write_text(json.dumps(data))
+    found: dict = on_previous(
+        previous, RESTORE, kind, str(path), f"sqlite:///{tmp_path / 'old.sqlite'}"
+    )
+    return found
 
 
 def test_a_session_backup_of_this_release_restores_on_the_one_before(
@@ -146,3 +182,42 @@ def test_a_later_release_file_that_uses_nothing_new_restores_here(
     body = {"file": (io.BytesIO(json.dumps(data).encode()), "later.json")}
     response = client.post("/import", data=body, content_type="multipart/form-data", headers=HX)
     assert response.status_code in (200, 302, 303), page_text(response)[:500]
+
+
+def test_an_evening_s_backup_of_this_release_restores_on_the_one_before(
+    app: Flask, previous: Path, tmp_path: Path
+) -> None:
+    """An evening's file is its series' (and carries its online connection): the release
+    before restores it as the series it reads."""
+    from scorer.services.online import hall
+    from scorer.services.tournaments import rounds, series
+
+    with app.app_context():
+        one = tournament_with(9, deals=3, rounds_=1, name="Cup")
+        play_round(drawn(one, 1))
+        rounds.close_round(one, one.round_rows[0])
+        cup = series.create_series(one)
+        hall.link(one, "https://results.example.org/online/7#" + "ab" * 32)
+        data = tournament_backups.export_tournament(one)
+        db.session.remove()
+    assert data["format"] == "scorer-series" and data["evening"] == 1
+    assert data["series"]["evenings"][0]["online"]["key"] == "ab" * 32
+    assert cup is not None
+    assert restore_on(previous, tmp_path, "series", data) == {"series": "Cup", "evenings": 1}
+
+
+def test_backups_of_the_release_before_restore_here(
+    client: FlaskClient, previous: Path, tmp_path: Path
+) -> None:
+    """Files the release before wrote (no online connection, no evening named) restore here,
+    and the restore says what it restored."""
+    files = on_previous(previous, EXPORT, f"sqlite:///{tmp_path / 'before.sqlite'}")
+    client.get("/?lang=en")
+    for kind, data in files.items():
+        assert "online" not in json.dumps(data)
+        body = {"file": (io.BytesIO(json.dumps(data).encode()), f"{kind}.json")}
+        answer = client.post("/t/restore", data=body, content_type="multipart/form-data")
+        assert answer.status_code == 303, page_text(answer)[:1000]
+        text = page_text(client.get(answer.headers["Location"]))
+        assert "Restored: the state of the file" in text
+        assert ("6 deals" in text) if kind == "tournament" else ("9 deals" in text)

@@ -57,6 +57,7 @@ def test_any_setting_comes_from_the_environment_with_the_prefix(
     assert settings["UPLOAD_LIMITS"] == {
         "t_backup.restore": 16 * 1024 * 1024,
         "st_backup.restore": 16 * 1024 * 1024,
+        "hall.push": 64 * 1024 * 1024,
         "online.push": 8388608,
     }
     assert settings["SECRET_KEY"] == "123456"

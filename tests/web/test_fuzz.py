@@ -378,8 +378,11 @@ def post_rules(app: Flask) -> list[Any]:
 # hall's link to it forged, replayed, stale and junk pushes (hypothesis) and wrong lines;
 # tests/web/test_stammtisch_fuzz.py fuzzes every route of the Stammtisch ("st_");
 # tests/web/test_phone_witness.py sends the phones' resends and reports, and the organiser's
-# answers to them, forged, oversized, malformed and for another table
+# answers to them, forged, oversized, malformed and for another table;
+# tests/web/test_spare_fuzz.py sends the laptop's own pages of the spare and the backup
+# folder ("hall.") hostile forms, tests/web/test_spare_pushes.py what laptops send each other
 ORGANISER_ROUTES = (
+    "hall.",
     "st_",
     "t_phones.",
     "t_phone_reports.",

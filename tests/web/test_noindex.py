@@ -75,6 +75,7 @@ def secrets_of_an_evening(app: Flask) -> dict[str, Any]:
             "entry_id": 1,
             "page_id": page.id,
             "kind": "public",
+            "change": "strike",
         }
         db.session.remove()
     return found
@@ -91,7 +92,8 @@ def secret_addresses(app: Flask, secrets: dict[str, Any]) -> list[str]:
         values.update({name: secrets[kind] for name in SECRET_ARGUMENTS if name in rule.arguments})
         path = rule.rule
         for name, value in values.items():
-            path = re.sub(rf"<(?:\w+:)?{name}>", str(value), path)
+            # <token:token>, <int:number>, <any(strike, restore):change>
+            path = re.sub(rf"<(?:\w+(?:\([^)]*\))?:)?{name}>", str(value), path)
         addresses.append(path)
     return sorted(addresses)
 

@@ -15,7 +15,8 @@ import pytest
 
 from scorer.extensions import db
 from scorer.online_models import OnlineLink
-from scorer.services.online import hall, trouble
+from scorer.services import trouble
+from scorer.services.online import hall
 from scorer.services.tournaments import setup
 from tests.builders import page_text
 from tests.online_builders import Pair, make_page, two_instances

@@ -4,7 +4,7 @@ The hall's real transport (``services.online.hall``) meets real sockets on this
 machine: nothing listening, a server that closes at once, one that never answers,
 one that speaks no TLS, one that answers 502; the name lookup and the route are
 made to fail where a test machine cannot (no name, no network).  Each failure is
-kept as a reason code (``services.online.trouble``) and the page says it in the
+kept as a reason code (``services.trouble``) and the page says it in the
 organiser's language — never "<urlopen error [Errno 111] Connection refused>".
 """
 
@@ -23,7 +23,8 @@ from flask.testing import FlaskClient
 
 from scorer.extensions import db
 from scorer.online_models import OnlineLink
-from scorer.services.online import hall, trouble
+from scorer.services import trouble, wire
+from scorer.services.online import hall
 from scorer.services.tournaments import setup
 from tests.builders import HX, browser_form, page_text
 from tests.served import free_port
@@ -101,7 +102,7 @@ def test_a_server_that_closes_at_once_cut_the_connection() -> None:
 
 
 def test_a_server_that_never_answers_is_a_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(hall, "TIMEOUT", 0.3)
+    monkeypatch.setattr(wire, "TIMEOUT", 0.3)
     release = threading.Event()
     with listening(never_answer(release)) as port:
         try:

@@ -69,7 +69,7 @@ def _counts(app: Flask) -> tuple[int, ...]:
 # -- CSRF ----------------------------------------------------------------------
 
 
-SIGNED = {"online.connect", "online.push"}
+SIGNED = {"online.connect", "online.push", "hall.pair", "hall.hello", "hall.push"}
 
 
 def test_every_post_route_needs_the_csrf_token(csrf_app: Flask) -> None:

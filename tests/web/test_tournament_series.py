@@ -214,7 +214,25 @@ def test_the_draw_of_a_second_evening_counts_the_first(app: Flask, client: Flask
         assert rounds.repeated_pairs(second, row) == 0
         second_token = second.token
     page = client.get(f"/t/{second_token}/rounds/1?lang=en")
-    assert "Nobody meets an earlier table-mate again" in page_text(page)
+    # it says what it counted: the evening before (round 1 has no earlier round tonight)
+    assert "Nobody meets a table-mate of the evening before again" in page_text(page)
+    with app.app_context():
+        made = series.get_series(token)
+        series.update_settings(made, counting="all", best=None, met_across=False)
+    # the series does not count them: the page claims nothing of earlier evenings
+    assert "evening before" not in page_text(client.get(f"/t/{second_token}/rounds/1?lang=en"))
+    # a tournament alone: its second round counts this evening's first
+    with app.app_context():
+        alone = tournament_with(9, deals=3, rounds_=2)
+        play_round(drawn(alone, 1))
+        rounds.close_round(alone, alone.round_rows[0])
+        drawn(alone, 2)
+        alone_token = alone.token
+    text = page_text(client.get(f"/t/{alone_token}/rounds/2?lang=en"))
+    assert (
+        "Nobody meets a table-mate of this evening again" in text
+        or "(counted: this evening)" in text
+    )
 
 
 def test_every_form_of_the_series_has_its_csrf_field(csrf_app: Flask) -> None:

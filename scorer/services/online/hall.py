@@ -17,31 +17,26 @@ hall has connected since (a new laptop on the night), this one stops and says so
 
 from __future__ import annotations
 
-import http.client
 import json
 import secrets
-import urllib.error
-import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import select
 
 from ...extensions import db
+from ...hall_models import HallState
 from ...models import utcnow
 from ...online_models import OnlineLink
 from ...tournament_models import Tournament
+from .. import trouble
 from ..tournaments.money import prize_list
 from ..tournaments.public_state import Built, build
 from ..tournaments.series import series_standings
 from ..unit import use_case
-from . import trouble
+from ..wire import Answer, Post, Unreachable, post
 from .document import content_digest, document, dumps
 from .signing import body_hash, parse_line, signature
-
-TIMEOUT = 10.0
-"""Seconds a push waits for the hosted copy (a phone hotspot at the break is slow)."""
 
 USER_AGENT = "scorer-hall"
 
@@ -88,43 +83,6 @@ def links_of(tournament_ids: Sequence[int]) -> dict[int, OnlineLink]:
 
 
 # -- pushing ----------------------------------------------------------------------------
-
-
-class Unreachable(Exception):
-    """No answer from the hosted copy (no reception, a timeout, a refused connection);
-    ``reason`` is its code (:mod:`.trouble`), worded by the page that shows it."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-@dataclass(frozen=True)
-class Answer:
-    status: int
-    body: dict[str, Any]
-
-
-def _post(url: str, body: bytes, headers: dict[str, str]) -> Answer:
-    try:
-        request = urllib.request.Request(url, data=body, method="POST", headers=headers)
-        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
-            return Answer(response.status, _json(response.read()))
-    except urllib.error.HTTPError as error:
-        return Answer(error.code, _json(error.read()))
-    except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as error:
-        raise Unreachable(trouble.reason_of(error)) from None
-
-
-def _json(raw: bytes) -> dict[str, Any]:
-    try:
-        value = json.loads(raw.decode("utf-8")) if raw else {}
-    except (UnicodeDecodeError, ValueError):
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
-Post = Any  # the transport (tests hand in their own): (url, body, headers) -> Answer
 
 
 @dataclass(frozen=True)
@@ -217,7 +175,7 @@ class Pusher:
     """The pusher's memory between rounds: the last build per tournament (to go on from)."""
 
     zone: str = "Europe/Berlin"
-    post: Post = _post
+    post: Post = post
     built: dict[int, Built] | None = None
 
     def push(self, row: OnlineLink) -> str:
@@ -276,6 +234,10 @@ def _send(row: OnlineLink, body: bytes, digest: str, post: Post) -> str:
 
 
 def links() -> list[OnlineLink]:
-    """Every tournament this hall pushes, but those another hall has taken over."""
+    """Every tournament this hall pushes, but those another hall has taken over (none on a
+    laptop that is not the hall: a spare holds the hall's links, and must not connect)."""
+    role = db.session.execute(select(HallState.role).where(HallState.id == 1)).scalar()
+    if role not in (None, "hall"):
+        return []
     rows = db.session.execute(select(OnlineLink).where(OnlineLink.error != trouble.TAKEN_OVER))
     return list(rows.scalars())

@@ -7,11 +7,9 @@ push`` run :func:`run` in a process of their own.
 from __future__ import annotations
 
 import logging
-import os
-import time
 from typing import Any
 
-from ...extensions import db
+from ..rounds_loop import in_rounds
 from .hall import Pusher, links
 
 EVERY = 2.0
@@ -22,21 +20,10 @@ log = logging.getLogger("scorer.online_push")
 
 def run(app: Any, rounds: int | None = None, every: float = EVERY) -> None:
     """Push in rounds, forever (or ``rounds`` times), while the starting process lives."""
-    parent = os.getppid()
     pusher = Pusher(zone=str(app.config.get("TIMEZONE") or "Europe/Berlin"))
-    done = 0
-    while rounds is None or done < rounds:
-        started = time.monotonic()
-        with app.app_context():
-            try:
-                for row in links():
-                    pusher.push(row)
-            except Exception:  # the next round tries again; the hall goes on regardless
-                log.exception("a push round failed")
-                db.session.rollback()
-            finally:
-                db.session.remove()
-        done += 1
-        if rounds is None and os.getppid() != parent:
-            return  # the hall was stopped
-        time.sleep(max(0.0, every - (time.monotonic() - started)))
+
+    def push_all() -> None:
+        for row in links():
+            pusher.push(row)
+
+    in_rounds(app, push_all, every=every, rounds=rounds, log=log)

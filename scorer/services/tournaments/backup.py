@@ -32,8 +32,20 @@ Decisions:
   the file is restored as a **copy with new links** for everything — never a
   mix of old and new links, which would leave some table cards leading to the
   other copy.  The import page says which of the two happened.
-* A tournament exported alone leaves its series out (``series_player`` is
-  null); a series evening is restored with its series file.
+* **An evening's file is whole.**  An evening of a series is exported as its
+  series' file (every evening: what the series ranking and the draw across the
+  evenings need) with ``"evening"``: the place of the evening it was downloaded
+  for; restoring it restores the evening inside its series and opens that
+  evening.  A tournament alone is a ``scorer-tournament`` file (``series_player``
+  null) as before.
+* **The online connection travels.**  A tournament put online carries
+  ``"online": {"address", "key"}`` (the hosted page's connection line): restored
+  with its links, it connects anew, and the hosted copy follows the new laptop
+  and refuses the old one (a new generation there).  A copy with new links does
+  not take it over (the hosted page stays with the original).
+* **A restore says what it restored**: the file's time (``exported_at``), its last
+  round and its deals, kept on each restored tournament (``restored``, shown on
+  its organiser's and public pages).
 * **Nothing from the file is trusted**: every value is checked for its type and
   range (:mod:`scorer.services.tournaments.backup_reader`), the ruleset by
   ``check_ruleset``, the references (players at the tables, start numbers,
@@ -51,6 +63,7 @@ Decisions:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -58,14 +71,17 @@ from typing import Any
 from sqlalchemy import select
 
 from ...extensions import db
+from ...online_models import OnlineLink
 from ...resources import RELEASE
 from ...tournament_models import RetiredLink, Series, Tournament
 from ..backup_format import FORMAT as MATCH_FORMAT
-from ..backup_format import VERSION, compact_rules, export_match, parse
+from ..backup_format import VERSION, compact_rules, parse
 from ..errors import BackupError
 from ..errors import Said as _
 from . import restoring
+from .backup_loading import Kept, match_exports
 from .backup_reader import MAX_EVENINGS, MAX_FILE_HANDS, TOURNAMENT_FORMAT, Loader
+from .restored import Contents, loaded_contents, mark
 
 SERIES_FORMAT = "scorer-series"
 FORMATS = (TOURNAMENT_FORMAT, SERIES_FORMAT)
@@ -93,18 +109,26 @@ def _now() -> str | None:
 # -- export --------------------------------------------------------------------------------
 
 
-def export_tournament(tournament: Tournament) -> dict[str, Any]:
-    """The backup file of one tournament, as plain JSON values (its series left out)."""
+def export_tournament(tournament: Tournament, kept: Kept | None = None) -> dict[str, Any]:
+    """The backup file of one tournament, as plain JSON values; an evening of a series is
+    its series' file (with every evening), naming the evening (``"evening"``).
+
+    ``kept``: the matches exported before, reused while unchanged (:mod:`.backup_loading`).
+    """
+    if tournament.series is not None:
+        data = export_series(tournament.series, kept)
+        data["evening"] = [t.id for t in tournament.series.tournaments].index(tournament.id) + 1
+        return data
     return {
         "format": TOURNAMENT_FORMAT,
         "version": VERSION,
         "release": RELEASE,
         "exported_at": _now(),
-        "tournament": tournament_data(tournament, None),
+        "tournament": tournament_data(tournament, None, kept),
     }
 
 
-def export_series(series: Series) -> dict[str, Any]:
+def export_series(series: Series, kept: Kept | None = None) -> dict[str, Any]:
     """The backup file of a series with all its evenings, as plain JSON values."""
     index = {p.id: position for position, p in enumerate(series.players, 1)}
     return {
@@ -125,7 +149,7 @@ def export_series(series: Series) -> dict[str, Any]:
                 {"name": p.name, "club": p.club, "created_at": _time(p.created_at)}
                 for p in series.players
             ],
-            "evenings": [tournament_data(t, index) for t in series.tournaments],
+            "evenings": [tournament_data(t, index, kept) for t in series.tournaments],
         },
     }
 
@@ -152,11 +176,15 @@ def _slip(paper: dict[str, list[int]] | None, numbers: dict[int, int | None]) ->
     return {str(numbers.get(int(key))): list(value) for key, value in paper.items()}
 
 
-def tournament_data(tournament: Tournament, series_index: dict[int, int] | None) -> dict[str, Any]:
+def tournament_data(
+    tournament: Tournament, series_index: dict[int, int] | None, kept: Kept | None = None
+) -> dict[str, Any]:
     """One tournament's object of a backup file (``series_index``: its series' people)."""
     t = tournament
     numbers = {e.id: e.number for e in t.entrants}
     retired = _retired(t)
+    matches = match_exports(t, kept)
+    online = db.session.get(OnlineLink, t.id)
     return {
         "token": t.token,
         "view_token": t.view_token,
@@ -177,6 +205,7 @@ def tournament_data(tournament: Tournament, series_index: dict[int, int] | None)
         "prize_shares": list(t.prize_shares or []),
         "prize_items": list(t.prize_items or []),
         "joke_prize": t.joke_prize,
+        "online": None if online is None else {"address": online.address, "key": online.key},
         "created_at": _time(t.created_at),
         "updated_at": _time(t.updated_at),
         "entrants": [
@@ -232,7 +261,7 @@ def tournament_data(tournament: Tournament, series_index: dict[int, int] | None)
                             {"player": numbers.get(c.entrant_id), "at": _time(c.created_at)}
                             for c in table.confirmations
                         ],
-                        "match": export_match(table.match),
+                        "match": matches[table.match_id],
                     }
                     for table in row.tables
                 ],
@@ -270,14 +299,58 @@ def count_hands(evenings: list[Any]) -> None:
 
 @dataclass(frozen=True)
 class Restored:
-    """What a file restored: a tournament, or a series with its evenings.
+    """What a file restored: a tournament, or a series with its evenings (``tournament``:
+    the evening the file was downloaded for, if it names one).
 
-    ``copy``: the file's links were in use here, so everything got new ones.
+    ``copy``: the file's links were in use here, so everything got new ones.  ``stand``:
+    the file's time; ``held``: what the tournament (or the series' last evening) held —
+    its last round and its deals.  ``online``: tournaments that connect anew to their
+    hosted copies.
     """
 
     tournament: Tournament | None
     series: Series | None
     copy: bool
+    stand: datetime | None = None
+    held: Contents | None = None
+    online: int = 0
+
+
+_ONLINE_ADDRESS = re.compile(r"https?://[^\s#?/]+(?:/[^\s#?]*)?/online/[0-9]{1,12}")
+_ONLINE_KEY = re.compile(r"[0-9a-f]{64}")
+
+
+def _online(body: Any, where: Any) -> tuple[str, str] | None:
+    """A tournament's online connection in the file (the hosted page's address and key, as
+    its connection line has them), checked; None: none."""
+    value = body.get("online") if isinstance(body, dict) else None
+    if value is None:
+        return None
+    address = value.get("address") if isinstance(value, dict) else None
+    key = value.get("key") if isinstance(value, dict) else None
+    if (
+        not isinstance(address, str)
+        or len(address) > 300
+        or not _ONLINE_ADDRESS.fullmatch(address)
+        or not isinstance(key, str)
+        or not _ONLINE_KEY.fullmatch(key)
+    ):
+        raise BackupError(
+            _(
+                "%(where)s: the online connection is not a hosted page's address and key",
+                where=_("%(where)s, online", where=where),
+            )
+        )
+    return address, key
+
+
+def _stand(data: dict[str, Any]) -> datetime | None:
+    value = data.get("exported_at")
+    try:
+        moment = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+    return moment.replace(tzinfo=None) if moment is not None else None
 
 
 def restore(raw: bytes | str) -> Restored:
@@ -309,13 +382,51 @@ def restore(raw: bytes | str) -> Restored:
         if kind == "series":
             series = loader.series(body)
             evenings = list(series.tournaments)
+            bodies = _list(body, "evenings")
         else:
             tournament = loader.tournament(body, _("tournament"))
             evenings = [tournament]
+            bodies = [body]
     finally:
         db.session.rollback()  # the reads' transaction (PostgreSQL) ends before the writes
+    online = [_online(item, _("evening %(number)s", number=i)) for i, item in enumerate(bodies, 1)]
+    focus = _focus(data, evenings) if kind == "series" else tournament
+    stand = _stand(data)
+    held = [loaded_contents(evening) for evening in evenings]
+    for evening, contents in zip(evenings, held, strict=True):
+        evening.restored = mark("file", stand, contents)
     copy = restoring.write(loader, series, evenings)
-    if series is not None:
-        return Restored(tournament=None, series=db.session.get(Series, series.id), copy=copy)
-    assert tournament is not None
-    return Restored(tournament=db.session.get(Tournament, tournament.id), series=None, copy=copy)
+    connected = 0 if copy else _connect(evenings, online)
+    found = None if focus is None else db.session.get(Tournament, focus.id)
+    shown = held[evenings.index(focus)] if focus is not None else (held[-1] if held else None)
+    return Restored(
+        tournament=found,
+        series=None if series is None else db.session.get(Series, series.id),
+        copy=copy,
+        stand=stand,
+        held=shown,
+        online=connected,
+    )
+
+
+def _focus(data: dict[str, Any], evenings: list[Tournament]) -> Tournament | None:
+    """The evening a series file was downloaded for (its ``"evening"``), if it names one."""
+    number = data.get("evening")
+    if type(number) is int and 1 <= number <= len(evenings):
+        return evenings[number - 1]
+    if number is not None:
+        raise BackupError(_("This file names an evening the series does not have."))
+    return None
+
+
+def _connect(evenings: list[Tournament], online: list[tuple[str, str] | None]) -> int:
+    """Connect the restored tournaments to their hosted copies anew (committed): the
+    pusher's next round starts a new generation there, and the old laptop is refused."""
+    count = 0
+    for evening, found in zip(evenings, online, strict=True):
+        if found is not None:
+            db.session.add(OnlineLink(tournament_id=evening.id, address=found[0], key=found[1]))
+            count += 1
+    if count:
+        db.session.commit()
+    return count

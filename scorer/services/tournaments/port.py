@@ -8,7 +8,9 @@ handling know of the tournament through these two questions only:
 - :func:`replaced_link`: the table link the organiser replaced (or a draw made again
   took away) behind a token that names no match any more, or None;
 - :func:`replaced_by_organiser`: a replaced link with the match it wrote to (a save
-  resent through it is answered from there: :func:`scorer.views.entry.resent_save`).
+  resent through it is answered from there: :func:`scorer.views.entry.resent_save`);
+- :func:`restored_lately`: the tournaments brought back on this laptop lately (a
+  restore, a spare's takeover), which a link to a table it lacks names.
 
 ``.importlinter`` holds the match's views and ``scorer.web`` to this module.
 """
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 from ...models import Match
 from ...tournament_models import RedrawnLink, RetiredLink
+from .restored import Lately, lately
 from .rounds import retired
 from .tables import TableHeader, header_of
 
@@ -37,3 +40,8 @@ def replaced_by_organiser(token: str) -> RetiredLink | None:
     round is drawn again only before any table has begun)."""
     old = retired(token)
     return old if isinstance(old, RetiredLink) else None
+
+
+def restored_lately() -> list[Lately]:
+    """The tournaments brought back on this laptop lately (from a file, by a takeover)."""
+    return lately()

@@ -274,6 +274,15 @@ def _drop_unused(series: Series, person_id: int | None) -> None:
 # -- the draw ---------------------------------------------------------------------------
 
 
+def earlier_counted(tournament: Tournament) -> int:
+    """How many earlier evenings of its series this evening's draw counts (``met_across``;
+    0 outside a series or when the series does not count them)."""
+    series = tournament.series
+    if series is None or not series.met_across:
+        return 0
+    return sum(1 for t in evenings_of(series) if t.id < tournament.id)
+
+
 def met_before(tournament: Tournament) -> list[list[tuple[int, ...]]]:
     """The earlier evenings' tables as tonight's start numbers (every round of each).
 

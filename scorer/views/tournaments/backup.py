@@ -22,7 +22,7 @@ from typing import Any
 
 import click
 from flask import Blueprint, current_app, flash, request, session, url_for
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -33,11 +33,12 @@ from ...extensions import limiter
 from ...forms import AppForm
 from ...services import BackupError, ConflictError, NotFound
 from ...services.backup_format import dumps
+from ...services.spare.role import NotTheHall, check_writable
 from ...services.tournaments import backup as backups
 from ...services.tournaments import series as cups
 from ...services.tournaments import setup
 from ...web import go_to, render, upload_limit
-from ...words import backup_reason
+from ...words import backup_reason, local_time
 from ..files import download, file_name
 from .shared import FRESH_KEY, remember
 
@@ -93,6 +94,7 @@ def restore() -> WerkzeugResponse:
         upload.close()
     try:
         with slots.work_slot():
+            check_writable()  # a spare, or a hall its spare replaced, takes no restore
             result = backups.restore(raw)
     except slots.Busy:
         return slots.busy_response(gettext("Nothing was restored: the server is busy."))
@@ -102,23 +104,46 @@ def restore() -> WerkzeugResponse:
     except ConflictError:
         error = gettext("Nothing was restored: the server was busy. Please try again.")
         return _page(form, status=409, error=error)
+    # one answer, in one place: what came back, its links, its series, its online connection
+    said = [what_it_holds(result)]
     if result.copy:
-        flash(
+        said.append(
             gettext(
                 "Its links were in use here already (the same file restored before), so it "
                 "was restored as a copy with new links: the printed table cards lead to the "
                 "other copy."
-            ),
-            "ok",
+            )
         )
     else:
-        flash(
+        said.append(
             gettext(
                 "Restored with its links: the printed table cards, the public link and the "
                 "organiser link work as before."
-            ),
-            "ok",
+            )
         )
+    if result.tournament is not None and result.series is not None:
+        said.append(
+            ngettext(
+                "The evening came back inside its series “%(name)s” (%(num)s evening).",
+                "The evening came back inside its series “%(name)s” (%(num)s evenings).",
+                len(result.series.tournaments),
+                name=result.series.name,
+            )
+        )
+    if result.online:
+        said.append(
+            gettext(
+                "The results online follow this laptop now: it connects to the hosted copy "
+                "anew, and the old laptop's sending is refused there."
+            )
+        )
+    flash(" ".join(said), "ok")
+    if result.tournament is not None and result.series is not None:
+        for evening in reversed(result.series.tournaments):
+            remember(evening.token)
+        remember(result.tournament.token)
+        session[FRESH_KEY] = result.tournament.token
+        return go_to(url_for("t_organiser.home", token=result.tournament.token))
     if result.series is not None:
         evenings = result.series.tournaments
         for evening in reversed(evenings):
@@ -128,6 +153,34 @@ def restore() -> WerkzeugResponse:
     remember(result.tournament.token)
     session[FRESH_KEY] = result.tournament.token  # its home page shows the organiser link once
     return go_to(url_for("t_organiser.home", token=result.tournament.token))
+
+
+def what_it_holds(result: backups.Restored) -> str:
+    """What a restore brought back: the file's time, its last round, its deals."""
+    held = result.held
+    stand = day_and_time(result.stand)
+    if held is None or not held.last_round:
+        return gettext(
+            "Restored: the state of the file, %(stand)s; no round drawn yet.", stand=stand
+        )
+    state = gettext("closed") if held.closed else gettext("in play")
+    return ngettext(
+        "Restored: the state of the file, %(stand)s — round %(round)s (%(state)s), %(num)s "
+        "deal. What was entered after %(stand)s is not in it.",
+        "Restored: the state of the file, %(stand)s — round %(round)s (%(state)s), %(num)s "
+        "deals. What was entered after %(stand)s is not in it.",
+        held.deals,
+        stand=stand,
+        round=held.last_round,
+        state=state,
+    )
+
+
+def day_and_time(moment: Any) -> str:
+    """A stored (UTC) moment as the hall's day and clock ("28.11. 20:41")."""
+    if moment is None:
+        return "?"
+    return f"{local_time(moment, '%d.%m.')} {local_time(moment)}"
 
 
 def _too_large(error: RequestEntityTooLarge) -> Any:
@@ -171,12 +224,16 @@ def restore_command(path: Any) -> None:
     # the messages and the rules' checks speak the default language
     with current_app.test_request_context("/"):
         try:
+            check_writable()
             result = backups.restore(path.read())
         except BackupError as exc:
             click.echo(f"Nothing was restored: {backup_reason(exc)}", err=True)
             sys.exit(1)
         except ConflictError:
             click.echo("Nothing was restored: the database was busy; try again.", err=True)
+            sys.exit(1)
+        except NotTheHall:
+            click.echo("Nothing was restored: this laptop is not the hall.", err=True)
             sys.exit(1)
     links = "new links (its links were in use here)" if result.copy else "its links kept"
     if result.series is not None:
@@ -185,3 +242,13 @@ def restore_command(path: Any) -> None:
             click.echo(f"/t/{evening.token}\t{evening.name}")
     elif result.tournament is not None:
         click.echo(f"/t/{result.tournament.token}\t{result.tournament.name}\t{links}")
+    held = result.held  # last: the first line names the link, as before
+    click.echo(
+        f"the state of {result.stand.isoformat(timespec='minutes') if result.stand else '?'} UTC"
+        + (
+            f", round {held.last_round} ({'closed' if held.closed else 'in play'}), "
+            f"{held.deals} deals"
+            if held is not None and held.last_round
+            else ""
+        )
+    )

@@ -35,7 +35,7 @@ from ...rules.tournament import table_ruleset
 from ...services import ConflictError
 from ...services.online import hall
 from ...services.tournaments import board as boards
-from ...services.tournaments import entrants, series, setup
+from ...services.tournaments import entrants, restored, series, setup
 from ...tournament_models import Tournament
 from ...web import go_to, render
 from ...words import fee_schedule, rules_message
@@ -249,6 +249,8 @@ def home(token: str) -> WerkzeugResponse:
         rules=rules_summary(setup.ruleset_of(tournament)),
         day=day_text(tournament.held_on),
         series_suggestion=series.suggested_name(tournament) if tournament.series is None else "",
+        restored=restored.read(tournament.restored),
+        online=hall.link_of(tournament) is not None,
     )
 
 

@@ -13,6 +13,8 @@ cookie (``scorer.web``'s ``_POLL_PATH``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -20,6 +22,8 @@ from ...house_rules import rules_page
 from ...rules import points_step
 from ...services.tournaments import money, setup
 from ...services.tournaments.public_pages import Source
+from ...services.tournaments.published import Published
+from ...services.tournaments.restored import public_note_of
 from ...web import render
 from ..polls import qr_svg, read_only
 from ..public_pages import PublicSite, add_public_pages, hall_shown
@@ -33,7 +37,17 @@ def _built(view_token: str) -> Source | None:
     return now.published if now is not None else None
 
 
-SITE = PublicSite("t_public", _built)
+def _restored(now: Source) -> dict[str, Any]:
+    """A restore (or a spare's takeover) moved the pages back: they say so, with the time of
+    the state, until a new round is drawn (read once per build)."""
+    assert isinstance(now, Published)
+    note = now.once(("restored",), lambda: public_note_of(now.tournament_id))
+    if note is None:
+        return {}
+    return {"restored_stand": note.stand, "restored_how": note.how}
+
+
+SITE = PublicSite("t_public", _built, _restored)
 """The hall's public pages, read from its shared build (``services.tournaments.published``)."""
 
 

@@ -29,7 +29,7 @@ from ...rules.tournament import table_sizes
 from ...services import ConflictError
 from ...services.tournaments import board as boards
 from ...services.tournaments import changes as change_list
-from ...services.tournaments import rounds, setup
+from ...services.tournaments import rounds, series_people, setup
 from ...tournament_models import Round, Tournament, TournamentTable
 from ...web import go_to, render, same_site_path
 from ...words import rules_message
@@ -119,6 +119,8 @@ def round_page(token: str, number: int) -> WerkzeugResponse:
             tables=tables,
             links={t.id: table_link(tournament, t) for t in tables},
             repeated=rounds.repeated_pairs(tournament, row),
+            # what the draw counted: this evening's earlier rounds, the series' evenings before
+            earlier=series_people.earlier_counted(tournament),
             sits_out=sits_out,
             fours=sum(sits_out.values()),
             frozen=frozen,
