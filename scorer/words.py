@@ -339,6 +339,24 @@ def online_trouble(reason: str) -> str:
     return gettext("the hosted copy answered with an error (HTTP %(status)s)", status=status)
 
 
+_SPARE_TROUBLE: dict[str, Any] = {
+    trouble.REFUSED: _l("it refuses the connection: is the app running on it?"),
+    trouble.TIMEOUT: _l("no answer in time: is it on the same Wi-Fi?"),
+    trouble.NO_NETWORK: _l("no network: is this laptop on the Wi-Fi?"),
+    trouble.CUT: _l("the connection broke off in the middle"),
+}
+
+
+def spare_trouble(reason: str) -> str:
+    """Why the hall's last push to its spare laptop did not get through (a reason code of
+    ``services.trouble``, or the spare's answer: its status and why), in words."""
+    if reason in _SPARE_TROUBLE:
+        return str(_SPARE_TROUBLE[reason])
+    if reason in trouble.REASONS:
+        return gettext("no connection to the spare laptop")
+    return reason
+
+
 def init_app(app: Flask) -> None:
     """The words as template filters and globals (and the language they are in)."""
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]  # jinja2.ext.i18n
@@ -361,6 +379,7 @@ def init_app(app: Flask) -> None:
         suit_name=suit_name,
         outcome_text=outcome_text,
         online_trouble=online_trouble,
+        spare_trouble=spare_trouble,
     )
 
 

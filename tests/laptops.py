@@ -19,20 +19,24 @@ from sqlalchemy import create_engine, text
 from tests.builders import PG_SCHEMA, PG_URL, fresh_app
 
 
-def database_url(tmp_path: Path, name: str) -> str:
-    """The URL of an empty database called ``name`` for this test."""
+def database_url(tmp_path: Path, name: str, fresh: bool = True) -> str:
+    """The URL of an empty database called ``name`` for this test (``fresh`` False: the
+    URL of the one made before, as it stands)."""
     if not PG_URL:
         folder = tmp_path / name
         folder.mkdir(exist_ok=True)
         return f"sqlite:///{folder / 'laptop.sqlite'}"
     base = PG_URL.split("?options=")[0].split("&options=")[0]
     schema = f"{PG_SCHEMA}_{name}"
-    engine = create_engine(base)
-    try:
-        with engine.begin() as conn:
-            conn.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"))
-    finally:
-        engine.dispose()
+    if fresh:
+        engine = create_engine(base)
+        try:
+            with engine.begin() as conn:
+                conn.execute(
+                    text(f"DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}")
+                )
+        finally:
+            engine.dispose()
     joined = "&" if "?" in base else "?"
     return f"{base}{joined}options=-csearch_path%3D{schema}"
 

@@ -1,27 +1,33 @@
 """The evening survives its laptop: the hall's server is killed mid-round, another laptop
 takes over, and no deal a table was told was saved is lost (issue 35, "How it is checked").
 
-Each run: the hall serves a round of four tables (gunicorn, two workers, its own
-database); four table phones (:class:`tests.phones.TablePhone`, the protocol of the
+Each run: the hall serves the second evening of a series (the first played and closed:
+the draw counts its tables), put online on a hosted copy; it serves round 1 of four
+tables (gunicorn, two workers, its own database); four table phones (:class:`tests.phones.TablePhone`, the protocol of the
 phone's page) play their deals at once, and the organiser downloads the tournament's
 backup now and then.  At a moment the run's seed picks — after the k-th save a phone was
 told was saved, plus a few milliseconds, while the other tables' saves are on their
 way — the hall's process group is killed with SIGKILL.  A second laptop takes over on
-the same address (:data:`TAKEOVERS`: for now a server restored from the last backup
-the organiser downloaded), and the phones go on: they ask the new laptop what it holds,
+the same address or another (:data:`TAKEOVERS`: a server restored from the last backup
+the organiser downloaded; the spare laptop that followed the hall live, paired through
+the two laptops' pages, its follower killed with the hall, taken over with the spare's
+tap), and the phones go on: they ask the new laptop what it holds,
 send again what it lacks (in order, each with its key and place) and play their
 remaining deals.  Then, on the second laptop's database:
 
 * every deal a phone played is there exactly once, in the order it was played, as it
   was entered — so none a phone was told was saved is lost, and none is stored twice;
-* round 1 closes and round 2 is drawn exactly as on a laptop that never died
-  (:func:`reference`: the same deals entered on one laptop, closed, drawn).
+* round 1 closes, round 2 is drawn and the series ranking stands exactly as on a laptop
+  that never died (the fixture ``evening``: the same deals entered on one laptop, closed,
+  drawn);
+* the hosted copy takes the second laptop's push (a new generation) and refuses the dead
+  one's ("taken over").
 
-20 runs per database, the moment of the kill and of the backups seeded.  The takeover is
-a step of its own so that the spare laptop that follows the hall live (issue 35 §1) is
-another entry of :data:`TAKEOVERS`: ``prepare`` runs before the hall plays (start the
-spare, pair it), ``take_over`` after the kill (tap "take over", or restore the folder's
-continuous backup) and returns the server that serves now.
+20 runs per database and way of taking over, the moment of the kill and of the backups
+seeded.  A way of taking over is an entry of :data:`TAKEOVERS`: ``prepare`` runs before
+the hall plays (start the spare, pair it, wait until it holds the evening),
+``take_over`` after the kill (tap "take over", or restore a file) and returns the
+server that serves now.
 """
 
 from __future__ import annotations
@@ -29,10 +35,13 @@ from __future__ import annotations
 import http.client
 import os
 import random
+import re
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from html import escape, unescape
 from pathlib import Path
 from typing import Any
 
@@ -45,14 +54,16 @@ from scorer.extensions import db
 from scorer.forms.witness import entry_of
 from scorer.models import Hand
 from scorer.services.backup_format import dumps
-from scorer.services.tournaments import rounds, setup
+from scorer.services.online import hall as online
+from scorer.services.tournaments import entrants, rounds, series, series_people, setup
 from scorer.services.tournaments.backup import export_tournament, restore
 from scorer.tournament_models import Tournament
-from tests.builders import make_app
+from tests.builders import csrf_token_from, make_app
 from tests.laptops import database_url
+from tests.online_builders import Wire, make_page
 from tests.phones import Http, TablePhone
 from tests.served import ROOT, Server
-from tests.tournament_builders import drawn, tournament_with
+from tests.tournament_builders import drawn, play_round, tournament_with
 
 RUNS = 20
 PLAYERS = 12  # four tables of three
@@ -103,8 +114,10 @@ class Evening:
 
     file: str
     token: str
+    name: str
     links: tuple[str, ...]
     round_two: tuple[tuple[int, ...], ...]
+    ranking: tuple[tuple[Any, ...], ...]
 
 
 def seats(row: Any, tournament: Tournament) -> tuple[tuple[int, ...], ...]:
@@ -128,13 +141,29 @@ def close_and_draw(tournament: Tournament) -> tuple[tuple[int, ...], ...]:
     return seats(rounds.draw_round(tournament, 2), tournament)
 
 
+def ranking(tournament: Tournament) -> tuple[tuple[Any, ...], ...]:
+    """The series ranking: each person's place, points per evening and total."""
+    assert tournament.series is not None
+    lines = series.series_standings(tournament.series).lines
+    return tuple((line.name, line.place, line.evenings, line.total) for line in lines)
+
+
 @pytest.fixture(scope="module")
 def evening(tmp_path_factory: pytest.TempPathFactory) -> Evening:
-    """The evening's file, and round 2 drawn on a laptop that never died (the reference)."""
+    """The second evening of a series (the first played and closed: the draw counts its
+    tables), its file, and round 2 and the series ranking as on a laptop that never died
+    (the reference)."""
     folder = tmp_path_factory.mktemp("evening")
     app = make_app(folder, SQLALCHEMY_DATABASE_URI=database_url(folder, "reference"))
     with app.test_request_context("/"):
-        tournament = tournament_with(PLAYERS, deals=DEALS, rounds_=2, name="Nachtturnier")
+        first = tournament_with(PLAYERS, deals=DEALS, rounds_=2, name="Nachtcup")
+        for number in (1, 2):
+            row = drawn(first, number)
+            play_round(row)
+            rounds.close_round(first, row)
+        tournament = series.new_evening(series.create_series(first), idempotency_key="abend-2")
+        series_people.register_people(tournament)
+        entrants.check_in_all(tournament)
         tournament.seed = "5eed1e55"
         db.session.commit()
         row = drawn(tournament)
@@ -142,10 +171,12 @@ def evening(tmp_path_factory: pytest.TempPathFactory) -> Evening:
         links = tuple(table.match.token for table in row.tables)
         play_planned(tournament)
         round_two = close_and_draw(tournament)
-        token = tournament.token
+        found = Evening(
+            file, tournament.token, tournament.name, links, round_two, ranking(tournament)
+        )
         db.session.remove()
         db.engine.dispose()
-    return Evening(file, token, links, round_two)
+    return found
 
 
 # -- a run ----------------------------------------------------------------------------------
@@ -170,10 +201,15 @@ class Run:
     lost_answers: int = 0
     # every server the run starts (stopped at its end, whatever happened)
     servers: list[Server] = field(default_factory=list)
+    # processes beside the hall on its laptop (killed with it)
+    beside: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    spare: Server | None = None
 
     def laptop(self, name: str, url: str) -> Server:
         env = {**self.env, "DATABASE_URL": url, "SECRET_KEY": f"the-{name}-laptop"}
         server = Server(env, self.tmp_path / f"{name}.log", threads=4, preload=True)
+        # its own address in its links (the pairing line), as python -m scorer.hall sets it
+        env["PUBLIC_URL"] = f"http://127.0.0.1:{server.port}"
         self.servers.append(server)
         return server
 
@@ -216,11 +252,105 @@ def _restore_last_file(run: Run) -> tuple[Server, str]:
     last file the organiser downloaded, serve on the hall's address."""
     url = laptop_database(run, "spare", run.files[-1])
     server = run.laptop("spare", url)
+    server.env["PUBLIC_URL"] = f"http://127.0.0.1:{run.port}"
     server.start(port=run.port)
     return server, url
 
 
-TAKEOVERS = {"restored-from-last-file": Takeover(_nothing, _restore_last_file)}
+def _own_page(line: Http, path: str) -> str:
+    """A page of the laptop's own browser (the spare's pages answer to it alone): its form
+    token."""
+    status, page = line("GET", path)
+    assert status == 200, (path, status, page[:2000])
+    return csrf_token_from(page)
+
+
+def _pair_a_spare(run: Run) -> None:
+    """The spare laptop of issue 35 §1: an empty database served beside the hall, paired
+    through the two laptops' pages (the hall's line typed on the spare's), and the hall's
+    follower (``python -m scorer.follow``) pushing to it from the start — killed with the
+    hall, as everything on a laptop that dies."""
+    url = database_url(run.tmp_path, "spare")
+    app = make_app(run.tmp_path / "spare-instance", SQLALCHEMY_DATABASE_URI=url)
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+    spare = run.laptop("spare", url)
+    spare.start(spare.port)
+    organiser = Http(run.port)
+    status, _ = organiser("POST", "/hall/code", [("csrf_token", _own_page(organiser, "/hall"))])
+    assert status == 303
+    found = re.search(r'id="pair-line" class="t-url" value="([^"]+)"', organiser("GET", "/hall")[1])
+    assert found, "no pairing line on the hall's page"
+    on_spare = Http(spare.port)
+    token = _own_page(on_spare, "/spare")
+    status, page = on_spare(
+        "POST", "/spare/follow", [("csrf_token", token), ("line", unescape(found.group(1)))]
+    )
+    assert status == 303, re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))[-1500:]
+    follower = {
+        **run.env,
+        "DATABASE_URL": database_url(run.tmp_path, "hall", fresh=False),
+        "PUBLIC_URL": f"http://127.0.0.1:{run.port}",
+    }
+    with (run.tmp_path / "follow.log").open("ab") as log:
+        run.beside.append(
+            subprocess.Popen(
+                [str(ROOT / ".venv" / "bin" / "python"), "-m", "scorer.follow"],
+                cwd=ROOT,
+                env=follower,
+                stdout=log,
+                stderr=log,
+            )
+        )
+    run.spare = spare
+    # the evening is on the spare before its first deal (the organiser pairs before the round)
+    deadline = time.monotonic() + WAIT
+    while escape(run.evening.name) not in on_spare("GET", "/spare/status")[1]:
+        assert time.monotonic() < deadline, (run.tmp_path / "follow.log").read_text()[-3000:]
+        time.sleep(0.2)
+
+
+def _take_over_live(run: Run) -> tuple[Server, str]:
+    """The organiser's one tap on the spare's page "Jetzt übernehmen" (asked again, since
+    the hall was heard from a moment ago: "Trotzdem übernehmen"); the spare serves now."""
+    spare = run.spare
+    assert spare is not None
+    on_spare = Http(spare.port)
+    token = _own_page(on_spare, "/spare")
+    status, page = on_spare("POST", "/spare/takeover", [("csrf_token", token), ("sure", "1")])
+    assert status == 303, page[:2000]
+    return spare, database_url(run.tmp_path, "spare", fresh=False)
+
+
+TAKEOVERS = {
+    "restored-from-last-file": Takeover(_nothing, _restore_last_file),
+    "live-spare": Takeover(_pair_a_spare, _take_over_live),
+}
+
+
+def put_online(run: Run, url: str) -> Flask:
+    """The evening put online on a hosted copy (its page made through its form, the line
+    carried to the hall's database, a first push sent): the hosted copy's app."""
+    hosted = make_app(
+        run.tmp_path / "hosted", SQLALCHEMY_DATABASE_URI=database_url(run.tmp_path, "hosted")
+    )
+    line, _page = make_page(hosted, run.evening.name)
+    assert pushes(run, url, hosted, line) == ["sent"]
+    return hosted
+
+
+def pushes(run: Run, url: str, hosted: Flask, line: str = "") -> list[str]:
+    """A round of the pusher on the laptop of database ``url`` (``line``: linked first)."""
+    app = make_app(run.tmp_path / "pusher", SQLALCHEMY_DATABASE_URI=url)
+    with app.test_request_context("/"):
+        if line:
+            online.link(setup.get_tournament(run.evening.token), line)
+        pusher = online.Pusher(post=Wire(hosted))
+        outcomes = [pusher.push(row) for row in online.links()]
+        db.session.remove()
+        db.engine.dispose()
+    return outcomes
 
 
 def table_phone(run: Run, link: str, table: int) -> None:
@@ -308,6 +438,7 @@ def env() -> dict[str, str]:
         "PYTHONUNBUFFERED": "1",
         "PYTHONPATH": str(ROOT),
         "TIMEZONE": "Europe/Berlin",
+        "HALL": "1",  # each laptop as python -m scorer.hall serves it (the spare's pages)
     }
     served.pop("TEST_DATABASE_URL", None)
     return served
@@ -331,12 +462,23 @@ def test_the_hall_dies_mid_round_and_no_deal_a_table_was_told_was_saved_is_lost(
     servers: list[Server],
     seed: int,
     takeover: str,
+    request: pytest.FixtureRequest,
 ) -> None:
     how = TAKEOVERS[takeover]
     run = Run(tmp_path, evening, random.Random(seed), env, servers=servers)
+
+    def end_beside() -> None:
+        for process in run.beside:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+
+    request.addfinalizer(end_beside)
     hall = run.laptop("hall", laptop_database(run, "hall", evening.file))
-    hall.start()
+    hall.start(hall.port)
     run.port = hall.port
+    hall_url = database_url(tmp_path, "hall", fresh=False)
+    hosted = put_online(run, hall_url)
     how.prepare(run)
     download(run)  # before the first deal
     total = len(evening.links) * DEALS
@@ -355,6 +497,9 @@ def test_the_hall_dies_mid_round_and_no_deal_a_table_was_told_was_saved_is_lost(
     time.sleep(run.rng.uniform(0, 0.03))  # somewhere in the saves on their way
     run.killed.set()  # (first: a phone that meets the dead hall knows it is dead)
     hall.kill()
+    for process in run.beside:  # the laptop dies whole
+        process.kill()
+        process.wait()
     server, url = how.take_over(run)
     run.port = server.port
     run.taken_over.set()
@@ -364,6 +509,9 @@ def test_the_hall_dies_mid_round_and_no_deal_a_table_was_told_was_saved_is_lost(
     assert not run.errors, run.errors
     server.stop()
     check_second_laptop(tmp_path, url, evening, run.phones)
+    # the hosted copy follows the second laptop (a new generation) and refuses the dead one
+    assert pushes(run, url, hosted) == ["sent"]
+    assert pushes(run, hall_url, hosted) == ["stopped"]
 
 
 def check_second_laptop(
@@ -396,5 +544,6 @@ def check_second_laptop(
                     TRICKS[(deal + number) % len(TRICKS)]
                 )
         assert close_and_draw(tournament) == evening.round_two
+        assert ranking(tournament) == evening.ranking
         db.session.remove()
         db.engine.dispose()
