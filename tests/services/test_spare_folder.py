@@ -78,7 +78,7 @@ def test_every_tournament_and_series_is_written_and_restores(in_app: Flask, tmp_
     assert keeper.round() == 2
     written = files(stick)
     assert sorted(written) == [
-        folders.file_name("serie", "Cup 1", "", cup.view_token),
+        folders.file_name("serie", "Cup", "", cup.view_token),
         folders.file_name("turnier", "Herbstturnier", alone.held_on, alone.view_token),
     ]
     assert not [p for p in stick.iterdir() if p.name.startswith(".")]  # no temporary left

@@ -71,7 +71,7 @@ def test_the_evening_comes_back_inside_its_series_and_online(pair: Pair, tmp_pat
     assert push(pair) == ["sent"]
     # the evening's backup section says what the file holds
     text = page_text(hall.get(f"/t/{evening}"))
-    assert "together with its series “Cup 1”: all 2 evenings" in text
+    assert "together with its series “Cup”: all 2 evenings" in text
     assert "With its connection to the results online" in text
     data = json.loads(hall.get(f"/t/{evening}/backup.json").data)
     assert data["format"] == "scorer-series" and data["evening"] == 2
@@ -84,9 +84,9 @@ def test_the_evening_comes_back_inside_its_series_and_online(pair: Pair, tmp_pat
         assert "Restored: the state of the file" in page
         assert "round 1 (in play), 2 deals" in page
         assert "The results online follow this laptop now" in page
-        assert "The evening came back inside its series “Cup 1” (2 evenings)" in page
+        assert "The evening came back inside its series “Cup” (2 evenings)" in page
         assert "Brought back on this laptop" in page and "Restored from a backup at" in page
-        assert "This evening belongs to the series “Cup 1”" in page
+        assert "This evening belongs to the series “Cup”" in page
         assert "Make a series" not in page
         # the series is here, with both evenings: its ranking counts evening 1
         with other.hall.app_context():
