@@ -505,7 +505,9 @@ def test_a_whole_tournament_on_phones_with_a_beamer(
     met = {pair for t in tables for pair in combinations(sorted(t.numbers), 2)}
     again = [p for t in second for p in combinations(sorted(t.numbers), 2) if p in met]
     assert len(again) == 1
-    expect(organiser.locator(".t-draw-facts .neg")).to_have_text("1 Paar saß schon zusammen (gezählt: dieser Abend)")
+    expect(organiser.locator(".t-draw-facts .neg")).to_have_text(
+        "1 Paar saß schon zusammen (gezählt: dieser Abend)"
+    )
     phones = [open_phone(make_page, t, 2) for t in second]
     four = next(p for p in phones if p.deals == 4)
     for _ in range(3):

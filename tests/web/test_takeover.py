@@ -1,18 +1,18 @@
 """The evening survives its laptop: the hall's server is killed mid-round, another laptop
 takes over, and no deal a table was told was saved is lost (issue 35, "How it is checked").
 
-Each run: the hall serves the second evening of a series (the first played and closed:
-the draw counts its tables), put online on a hosted copy; it serves round 1 of four
-tables (gunicorn, two workers, its own database); four table phones (:class:`tests.phones.TablePhone`, the protocol of the
-phone's page) play their deals at once, and the organiser downloads the tournament's
-backup now and then.  At a moment the run's seed picks — after the k-th save a phone was
-told was saved, plus a few milliseconds, while the other tables' saves are on their
-way — the hall's process group is killed with SIGKILL.  A second laptop takes over on
-the same address or another (:data:`TAKEOVERS`: a server restored from the last backup
-the organiser downloaded; the spare laptop that followed the hall live, paired through
-the two laptops' pages, its follower killed with the hall, taken over with the spare's
-tap), and the phones go on: they ask the new laptop what it holds,
-send again what it lacks (in order, each with its key and place) and play their
+Each run: the hall serves the second evening of a series (the first played and closed: the
+draw counts its tables), put online on a hosted copy; it serves round 1 of four tables
+(gunicorn, two workers, its own database); four table phones
+(:class:`tests.phones.TablePhone`, the protocol of the phone's page) play their deals at
+once, and the organiser downloads the tournament's backup now and then. At a moment the
+run's seed picks — after the k-th save a phone was told was saved, plus a few milliseconds,
+while the other tables' saves are on their way — the hall's process group is killed with
+SIGKILL. A second laptop takes over on the same address or another (:data:`TAKEOVERS`: a
+server restored from the last backup the organiser downloaded; the spare laptop that
+followed the hall live, paired through the two laptops' pages, its follower killed with the
+hall, taken over with the spare's tap), and the phones go on: they ask the new laptop what
+it holds, send again what it lacks (in order, each with its key and place) and play their
 remaining deals.  Then, on the second laptop's database:
 
 * every deal a phone played is there exactly once, in the order it was played, as it
@@ -204,6 +204,8 @@ class Run:
     # processes beside the hall on its laptop (killed with it)
     beside: list[subprocess.Popen[bytes]] = field(default_factory=list)
     spare: Server | None = None
+    # apps of this process on the run's databases (their connections closed at its end)
+    apps: list[Flask] = field(default_factory=list)
 
     def laptop(self, name: str, url: str) -> Server:
         env = {**self.env, "DATABASE_URL": url, "SECRET_KEY": f"the-{name}-laptop"}
@@ -335,6 +337,7 @@ def put_online(run: Run, url: str) -> Flask:
     hosted = make_app(
         run.tmp_path / "hosted", SQLALCHEMY_DATABASE_URI=database_url(run.tmp_path, "hosted")
     )
+    run.apps.append(hosted)
     line, _page = make_page(hosted, run.evening.name)
     assert pushes(run, url, hosted, line) == ["sent"]
     return hosted
@@ -472,6 +475,10 @@ def test_the_hall_dies_mid_round_and_no_deal_a_table_was_told_was_saved_is_lost(
             if process.poll() is None:
                 process.kill()
                 process.wait()
+        for app in run.apps:
+            with app.app_context():
+                db.session.remove()
+                db.engine.dispose()
 
     request.addfinalizer(end_beside)
     hall = run.laptop("hall", laptop_database(run, "hall", evening.file))
