@@ -209,9 +209,13 @@ def test_an_offline_copy_asks_again_when_online_never_comes(
     answer.  No "online" event will come; the copy asks again every 15 s by itself."""
     token, _session = played_match(live_server, 3, target=100_000)
     page = make_page(**WITH_WORKER)
-    page.clock.install()  # the page's timers, run forward by the test
     page.goto(f"/m/{token}")
     worker_ready(page)
+    # the timers of the pages loaded from here on (the copy's), run forward by the test;
+    # installed once the worker is ready (installed before the first page, about one run
+    # in fifteen on a loaded machine went on before the worker's activation was done, and
+    # the copy's navigation missed the worker)
+    page.clock.install()
     live_server.line.cut.set()  # no answer, while the phone still says "online"
     page.goto(f"/m/{token}")
     expect(page.locator("#offline-note")).to_be_visible()
